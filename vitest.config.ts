@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests run against the TypeScript sources of every package, so no build is needed first.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@strongroom\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
+      { find: /^@strongroom\/core$/, replacement: src("./packages/core/src/index.ts") },
+      { find: /^@strongroom\/storage-kysely$/, replacement: src("./packages/storage-kysely/src/index.ts") },
+      { find: /^@strongroom\/storage-sqlite$/, replacement: src("./packages/storage-sqlite/src/index.ts") },
+      { find: /^@strongroom\/storage-postgres$/, replacement: src("./packages/storage-postgres/src/index.ts") },
+      { find: /^@strongroom\/http-node$/, replacement: src("./packages/http-node/src/index.ts") },
+    ],
+  },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
