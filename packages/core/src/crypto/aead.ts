@@ -1,0 +1,35 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+
+/** An AES-256-GCM ciphertext with its random 96-bit IV and 128-bit tag, each base64. */
+export interface Sealed {
+  ciphertext: string;
+  iv: string;
+  tag: string;
+}
+
+export function seal(key: Buffer, plaintext: string | Buffer, aad?: string): Sealed {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  if (aad) cipher.setAAD(Buffer.from(aad));
+  const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return { ciphertext: ciphertext.toString("base64"), iv: iv.toString("base64"), tag: cipher.getAuthTag().toString("base64") };
+}
+
+/** Throws when the key is wrong or the data was altered: GCM never returns garbage. */
+export function open(key: Buffer, sealed: Sealed, aad?: string): Buffer {
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(sealed.iv, "base64"));
+  if (aad) decipher.setAAD(Buffer.from(aad));
+  decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
+  return Buffer.concat([decipher.update(Buffer.from(sealed.ciphertext, "base64")), decipher.final()]);
+}
+
+export const openText = (key: Buffer, sealed: Sealed, aad?: string): string => open(key, sealed, aad).toString("utf8");
+
+/** Compact single-string form `iv.tag.ciphertext` for columns that hold one sealed value. */
+export const packSealed = (s: Sealed): string => `${s.iv}.${s.tag}.${s.ciphertext}`;
+
+export function unpackSealed(packed: string): Sealed {
+  const [iv, tag, ciphertext] = packed.split(".");
+  if (iv === undefined || tag === undefined || ciphertext === undefined) throw new Error("malformed sealed value");
+  return { iv, tag, ciphertext };
+}

@@ -1,0 +1,104 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { UniqueViolationError } from "../errors.js";
+import { newId } from "../ids.js";
+import type { Storage } from "../storage/table.js";
+import { open, packSealed, seal, unpackSealed } from "./aead.js";
+
+const ROOT_KEY_CHECK = "strongroom-root-key-check-v1";
+
+export class RootKeyMismatchError extends Error {
+  constructor() {
+    super("The configured root key does not match the one this database was created with; refusing to start");
+    this.name = "RootKeyMismatchError";
+  }
+}
+
+/** Parses a base64 root key; it must decode to exactly 32 bytes. */
+export function parseRootKey(value: string | Buffer): Buffer {
+  const key = typeof value === "string" ? Buffer.from(value.trim(), "base64") : value;
+  if (key.length !== 32) throw new Error("The root key must be 32 bytes, base64-encoded");
+  return key;
+}
+
+export const generateRootKey = (): string => randomBytes(32).toString("base64");
+
+/**
+ * Envelope encryption: the root key wraps one random data key per organization and per project.
+ * Unwrapped data keys are cached in memory for the life of the instance.
+ */
+export class KeyRing {
+  private readonly cache = new Map<string, Buffer>();
+
+  constructor(private readonly rootKey: Buffer) {}
+
+  /** Fails loudly when the root key differs from the one recorded at first start. */
+  async verify(storage: Storage, now: Date): Promise<void> {
+    let meta = await storage.tables.instanceMeta.get("instance");
+    if (!meta) {
+      try {
+        await storage.tables.instanceMeta.insert({
+          id: "instance",
+          rootKeyCheck: packSealed(seal(this.rootKey, ROOT_KEY_CHECK)),
+          createdAt: now.toISOString(),
+        });
+        return;
+      } catch (error) {
+        // Another node starting at the same moment recorded its key first: check ours against it.
+        if (!(error instanceof UniqueViolationError)) throw error;
+        meta = await storage.tables.instanceMeta.get("instance");
+        if (!meta) throw error;
+      }
+    }
+    try {
+      if (open(this.rootKey, unpackSealed(meta.rootKeyCheck)).toString() === ROOT_KEY_CHECK) return;
+    } catch {
+      // fall through
+    }
+    throw new RootKeyMismatchError();
+  }
+
+  /** Creates and stores a wrapped data key; returns its id. */
+  async createDataKey(storage: Storage, owner: { orgId?: string; projectId?: string }, purpose: string, now: Date): Promise<string> {
+    const id = newId();
+    const key = randomBytes(32);
+    await storage.tables.kmsKeys.insert({
+      id,
+      orgId: owner.orgId ?? null,
+      projectId: owner.projectId ?? null,
+      purpose,
+      wrappedKey: packSealed(seal(this.rootKey, key, id)),
+      createdAt: now.toISOString(),
+    });
+    this.cache.set(id, key);
+    return id;
+  }
+
+  async dataKey(storage: Storage, keyId: string): Promise<Buffer> {
+    const cached = this.cache.get(keyId);
+    if (cached) return cached;
+    const row = await storage.tables.kmsKeys.get(keyId);
+    if (!row) throw new Error(`data key ${keyId} is missing`);
+    const key = open(this.rootKey, unpackSealed(row.wrappedKey), keyId);
+    this.cache.set(keyId, key);
+    return key;
+  }
+
+  /** A key derived for blind indexes, so the index never reveals the encryption key itself. */
+  async blindIndexKey(storage: Storage, keyId: string): Promise<Buffer> {
+    const cacheKey = `${keyId}:blind`;
+    const cached = this.cache.get(cacheKey);
+    if (cached) return cached;
+    const derived = createHmac("sha256", await this.dataKey(storage, keyId)).update("blind-index").digest();
+    this.cache.set(cacheKey, derived);
+    return derived;
+  }
+
+  /** Seals with the root key directly: for instance-level secrets such as CA private keys of the proxy. */
+  sealWithRoot(plaintext: string | Buffer, aad?: string): string {
+    return packSealed(seal(this.rootKey, plaintext, aad));
+  }
+
+  openWithRoot(packed: string, aad?: string): Buffer {
+    return open(this.rootKey, unpackSealed(packed), aad);
+  }
+}

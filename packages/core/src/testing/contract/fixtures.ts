@@ -1,0 +1,13 @@
+import { users, type Row } from "../../storage/schema.js";
+import type { Storage } from "../../storage/table.js";
+import { sampleRow } from "../sample-rows.js";
+
+/** The storage under test, opened fresh (and emptied) for each test. */
+export type StorageUnderTest = () => Storage;
+
+/** A users row with distinct unique columns per seed; overrides win. */
+export function user(seed: number, overrides: Partial<Row<"users">> = {}): Row<"users"> {
+  return { ...sampleRow(users, seed), email: `user${seed}@example.com`, username: `user${seed}`, ...overrides };
+}
+
+export const ids = (rows: { id: string }[]) => rows.map((row) => row.id);

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { UniqueViolationError } from "../../errors.js";
+import { type StorageUnderTest, ids, user } from "./fixtures.js";
+
+export function transactionTests(storage: StorageUnderTest): void {
+  describe("transactions", () => {
+    it("commits every write together and returns the callback's value", async () => {
+      const { tables } = storage();
+      await tables.users.insert(user(9));
+      const result = await storage().transaction(async (tx) => {
+        await tx.tables.users.insert(user(1));
+        await tx.tables.users.insertMany([user(2), user(3)]);
+        await tx.tables.users.update({ id: user(1).id }, { firstName: "Committed" });
+        await tx.tables.users.delete({ id: user(9).id });
+        expect(await tx.tables.users.count()).toBe(3);
+        return "done";
+      });
+      expect(result).toBe("done");
+      expect(ids(await tables.users.find({}, { orderBy: [["id", "asc"]] }))).toEqual([user(1).id, user(2).id, user(3).id]);
+      expect((await tables.users.get(user(1).id))!.firstName).toBe("Committed");
+    });
+
+    it("rolls back every write when the callback throws, and rethrows the same error", async () => {
+      const { tables } = storage();
+      await tables.users.insertMany([user(1), user(2)]);
+      const failure = new Error("boom");
+      const outcome = storage().transaction(async (tx) => {
+        await tx.tables.users.insert(user(3));
+        await tx.tables.users.update({ id: user(1).id }, { firstName: "Changed" });
+        await tx.tables.users.delete({ id: user(2).id });
+        await tx.tables.organizations.insert({ id: "org-1", name: "n", slug: "s", createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" });
+        throw failure;
+      });
+      await expect(outcome).rejects.toBe(failure);
+      expect(await tables.users.find({}, { orderBy: [["id", "asc"]] })).toEqual([user(1), user(2)]);
+      expect(await tables.organizations.count()).toBe(0);
+    });
+
+    it("a nested transaction joins the outer one: it sees its writes and rolls back with it", async () => {
+      const { tables } = storage();
+      const inner = await storage().transaction(async (tx) => {
+        await tx.tables.users.insert(user(1));
+        return tx.transaction(async (nested) => {
+          expect(await nested.tables.users.get(user(1).id)).toEqual(user(1));
+          await nested.tables.users.insert(user(2));
+          return "inner";
+        });
+      });
+      expect(inner).toBe("inner");
+      expect(await tables.users.count()).toBe(2);
+
+      await expect(
+        storage().transaction(async (tx) => {
+          await tx.transaction(async (nested) => nested.tables.users.insert(user(3)));
+          await tx.tables.users.insert(user(4));
+          throw new Error("outer fails after the nested one finished");
+        }),
+      ).rejects.toThrow("outer fails");
+      expect(await tables.users.count()).toBe(2);
+    });
+
+    it("a write that fails inside a transaction can be caught; the rest still commits", async () => {
+      const { tables } = storage();
+      await tables.users.insert(user(1));
+      await storage().transaction(async (tx) => {
+        await tx.tables.users.insert(user(2));
+        await expect(tx.tables.users.insert(user(3, { email: user(1).email }))).rejects.toBeInstanceOf(UniqueViolationError);
+        const many = Array.from({ length: 4000 }, (_, i) => user(100 + i));
+        many.push(user(5000, { username: user(2).username }));
+        await expect(tx.tables.users.insertMany(many)).rejects.toBeInstanceOf(UniqueViolationError);
+        await tx.tables.users.insert(user(4));
+      });
+      expect(ids(await tables.users.find({}, { orderBy: [["id", "asc"]] }))).toEqual([user(1).id, user(2).id, user(4).id]);
+    });
+
+    it("of 20 concurrent conditional updates exactly one matches", async () => {
+      const { tables } = storage();
+      await tables.accessTokens.insert({
+        id: "token-1",
+        tokenHash: "hash-1",
+        actorType: "identity",
+        actorId: "identity-1",
+        orgId: null,
+        expiresAt: "2027-01-01T00:00:00.000Z",
+        revokedAt: null,
+        lastUsedAt: null,
+        createdAt: "2026-01-01T00:00:00.000Z",
+      });
+      const claim = (i: number) =>
+        tables.accessTokens.update({ id: "token-1", revokedAt: null }, { revokedAt: `2026-06-01T00:00:${String(i).padStart(2, "0")}.000Z` });
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => claim(i)));
+      expect(results.filter((count) => count === 1)).toHaveLength(1);
+      expect(results.filter((count) => count === 0)).toHaveLength(19);
+
+      const winner = results.indexOf(1);
+      expect((await tables.accessTokens.get("token-1"))!.revokedAt).toBe(`2026-06-01T00:00:${String(winner).padStart(2, "0")}.000Z`);
+    });
+
+    it("of 20 concurrent transactions claiming the same row exactly one succeeds", async () => {
+      const { tables } = storage();
+      await tables.jobLeases.insert({ id: "job-1", holder: "", expiresAt: "2026-01-01T00:00:00.000Z", lastRunAt: null });
+      const attempt = (i: number) =>
+        storage().transaction(async (tx) => {
+          const claimed = await tx.tables.jobLeases.update({ id: "job-1", lastRunAt: null }, { holder: `node-${i}`, lastRunAt: "2026-01-01T00:00:00.000Z" });
+          return claimed === 1 ? i : undefined;
+        });
+      const winners = (await Promise.all(Array.from({ length: 20 }, (_, i) => attempt(i)))).filter((i) => i !== undefined);
+      expect(winners).toHaveLength(1);
+      expect((await tables.jobLeases.get("job-1"))!.holder).toBe(`node-${winners[0]}`);
+    });
+  });
+}
