@@ -1,0 +1,59 @@
+import type { Column, ColumnKind, TableDef } from "@strongroom/core";
+import type { Dialect } from "./dialect.js";
+
+/**
+ * Values cross into SQL by column kind: JSON as text, timestamps as ISO text, booleans as the
+ * dialect binds them, and integers come back as numbers (PostgreSQL returns bigint as a string).
+ */
+
+type Row = { id: string } & Record<string, unknown>;
+
+export function columnOf(def: TableDef, name: string): Column {
+  const column = def.columns[name];
+  if (!column) throw new Error(`${def.name} has no column ${name}`);
+  return column;
+}
+
+export function encodeValue(kind: ColumnKind, value: unknown, dialect: Dialect): unknown {
+  if (value === null || value === undefined) return null;
+  if (kind === "json") return JSON.stringify(value);
+  if (kind === "boolean") return dialect.encodeBoolean(value as boolean);
+  return value;
+}
+
+function decodeValue(kind: ColumnKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case "json":
+      return JSON.parse(value as string);
+    case "boolean":
+      return value === true || value === 1;
+    case "integer":
+      return Number(value);
+    default:
+      return value;
+  }
+}
+
+/** Every column of the table, in declaration order; a missing value is NULL. */
+export function encodeRow(def: TableDef, row: Record<string, unknown>, dialect: Dialect): Record<string, unknown> {
+  for (const name of Object.keys(row)) columnOf(def, name);
+  const out: Record<string, unknown> = {};
+  for (const [name, column] of Object.entries(def.columns)) out[name] = encodeValue(column.kind, row[name], dialect);
+  return out;
+}
+
+/** Only the fields the patch sets; `undefined` means "leave as is". */
+export function encodePatch(def: TableDef, patch: Record<string, unknown>, dialect: Dialect): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value !== undefined) out[name] = encodeValue(columnOf(def, name).kind, value, dialect);
+  }
+  return out;
+}
+
+export function decodeRow(def: TableDef, raw: Record<string, unknown>): Row {
+  const out: Record<string, unknown> = {};
+  for (const [name, column] of Object.entries(def.columns)) out[name] = decodeValue(column.kind, raw[name]);
+  return out as Row;
+}

@@ -1,0 +1,30 @@
+import type { ColumnKind, TableDef } from "@strongroom/core";
+import type { Kysely } from "kysely";
+
+/**
+ * Everything that differs between the SQL databases Strongroom runs on. The tables, queries and
+ * migrations are written once against Kysely; each backend package supplies one of these.
+ */
+export interface Dialect {
+  /** Column type for CREATE TABLE / ADD COLUMN. */
+  columnType(kind: ColumnKind): string;
+  /** How a boolean is bound as a parameter (SQLite has no boolean type). */
+  encodeBoolean(value: boolean): unknown;
+  /** The LIKE operator that ignores ASCII case. */
+  readonly caseInsensitiveLike: "like" | "ilike";
+  /** Most bind parameters one statement may carry; insertMany splits rows to stay under it. */
+  readonly maxParameters: number;
+  /**
+   * True when a failed statement poisons the whole transaction (PostgreSQL). Writes inside a
+   * transaction then run in a savepoint, so a caught unique violation leaves the transaction usable.
+   */
+  readonly failureAbortsTransaction: boolean;
+  /** The columns of the unique constraint a driver error reports, or undefined for any other error. */
+  uniqueViolation(error: unknown, def: TableDef): string[] | undefined;
+  /** Every column of every table in the current schema. */
+  listColumns(db: Kysely<any>): Promise<{ tableName: string; columnName: string }[]>;
+  /** Names of every index in the current schema. */
+  listIndexes(db: Kysely<any>): Promise<string[]>;
+  /** Runs `fn` in one transaction that concurrent migrators (other processes or nodes) wait for. */
+  migrationTransaction<T>(db: Kysely<any>, fn: (db: Kysely<any>) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,52 @@
+import { type Kysely, sql } from "kysely";
+import type { Dialect } from "./dialect.js";
+
+/**
+ * Where a storage's statements run: the database itself, or one open transaction. Inside a
+ * transaction, calls take turns (they share one connection, and a savepoint must not interleave
+ * with another call's statements) and fail once the transaction has finished.
+ */
+export class Scope {
+  private queue: Promise<unknown> = Promise.resolve();
+  private savepoints = 0;
+  finished = false;
+
+  constructor(
+    readonly db: Kysely<any>,
+    readonly dialect: Dialect,
+    readonly inTransaction: boolean,
+  ) {}
+
+  run<T>(fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
+    if (!this.inTransaction) return fn(this.db);
+    if (this.finished) return Promise.reject(new Error("transaction already finished"));
+    const result = this.queue.then(() => fn(this.db));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Runs a write that must leave nothing behind when it fails. One statement is atomic by itself,
+   * except inside a PostgreSQL transaction, where a failure would abort the whole transaction;
+   * several statements need a transaction, or a savepoint within one.
+   */
+  atomic<T>(fn: (db: Kysely<any>) => Promise<T>, statements: "one" | "several"): Promise<T> {
+    if (!this.inTransaction) {
+      return statements === "one" ? fn(this.db) : this.db.transaction().execute((trx) => fn(trx));
+    }
+    if (statements === "one" && !this.dialect.failureAbortsTransaction) return this.run(fn);
+    return this.run(async (db) => {
+      const savepoint = sql.id(`strongroom_sp_${++this.savepoints}`);
+      await sql`savepoint ${savepoint}`.execute(db);
+      try {
+        const result = await fn(db);
+        await sql`release savepoint ${savepoint}`.execute(db);
+        return result;
+      } catch (error) {
+        await sql`rollback to savepoint ${savepoint}`.execute(db);
+        await sql`release savepoint ${savepoint}`.execute(db);
+        throw error;
+      }
+    });
+  }
+}

@@ -1,0 +1,12 @@
+import type { Storage } from "@strongroom/core";
+import { openSqlite } from "./open.js";
+
+export interface SqliteStorageOptions {
+  /** Path of the database file (created if missing), or `:memory:`. */
+  filename: string;
+}
+
+/** Strongroom's embedded default: one SQLite file in WAL mode, migrated on open. */
+export function createSqliteStorage({ filename }: SqliteStorageOptions): Promise<Storage> {
+  return openSqlite(filename);
+}

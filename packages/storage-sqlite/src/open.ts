@@ -1,0 +1,27 @@
+import { schema as coreSchema, SCHEMA_VERSION, type Storage, type TableDef } from "@strongroom/core";
+import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
+import Database from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { sqliteDialect } from "./dialect.js";
+
+/** Opens (creating if needed) and migrates a database file; tests pass an extended schema. */
+export async function openSqlite(filename: string, schema: Record<string, TableDef> = coreSchema, version = SCHEMA_VERSION): Promise<Storage> {
+  const database = new Database(filename);
+  try {
+    // busy_timeout first: switching to WAL needs a lock another process may briefly hold.
+    database.pragma("busy_timeout = 5000");
+    database.pragma("journal_mode = WAL");
+    database.pragma("foreign_keys = ON");
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
+  try {
+    await migrate(db, sqliteDialect, { schema, version });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema });
+}

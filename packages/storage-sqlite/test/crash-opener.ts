@@ -1,0 +1,4 @@
+import { createSqliteStorage } from "@strongroom/storage-sqlite";
+
+/** Loaded by core's crash-safety child process. */
+export const openStorage = () => createSqliteStorage({ filename: process.env.STRONGROOM_CRASH_FILE! });

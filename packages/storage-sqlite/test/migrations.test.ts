@@ -1,0 +1,40 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runMigrationContract } from "@strongroom/core/testing";
+import Database from "better-sqlite3";
+import { expect, it } from "vitest";
+import { openSqlite } from "../src/open.js";
+import { tempDir } from "./temp-dir.js";
+
+const dir = tempDir();
+let databases = 0;
+
+runMigrationContract("sqlite", async () => {
+  const filename = join(dir, `migrations-${++databases}.db`);
+  return (schema, version) => openSqlite(filename, schema, version);
+}, { parallelOpens: false });
+
+it("the database file is in WAL mode", async () => {
+  const filename = join(dir, "wal.db");
+  await (await openSqlite(filename)).close();
+  const raw = new Database(filename, { readonly: true });
+  expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+  raw.close();
+});
+
+it("several processes opening a new database file at once all succeed", async () => {
+  const filename = join(dir, "parallel.db");
+  const child = fileURLToPath(new URL("./open-child.ts", import.meta.url));
+  const exits = Array.from({ length: 4 }, async () => {
+    const proc = spawn(process.execPath, ["--conditions=source", "--import", "tsx", child, filename], { stdio: "inherit" });
+    const [code] = await once(proc, "exit");
+    return code;
+  });
+  expect(await Promise.all(exits)).toEqual([0, 0, 0, 0]);
+
+  const storage = await openSqlite(filename);
+  expect(await storage.tables.organizations.count()).toBe(4);
+  await storage.close();
+});
