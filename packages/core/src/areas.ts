@@ -1,0 +1,28 @@
+import { adminOperations } from "./admin/operations.js";
+import { authOperations } from "./auth/operations.js";
+import { identityOperations } from "./identities/operations.js";
+import { membershipOperations } from "./memberships/operations.js";
+import { organizationOperations } from "./organizations/operations.js";
+import { privilegeV1Operations } from "./privileges/operations-v1.js";
+import { privilegeV2Operations } from "./privileges/operations-v2.js";
+import { projectOperations } from "./projects/operations.js";
+import { customRoleOperations } from "./roles/custom-roles.js";
+import { roleOperations } from "./roles/operations.js";
+import { systemOperations } from "./system/operations.js";
+
+/** Every area's operations; `createStrongroom` exposes them as `strongroom.<area>.<operation>`. */
+export const areas = {
+  system: systemOperations,
+  admin: adminOperations,
+  auth: authOperations,
+  organizations: organizationOperations,
+  identities: identityOperations,
+  projects: projectOperations,
+  roles: roleOperations,
+  customRoles: customRoleOperations,
+  privilegesV1: privilegeV1Operations,
+  privilegesV2: privilegeV2Operations,
+  memberships: membershipOperations,
+};
+
+export type Areas = typeof areas;

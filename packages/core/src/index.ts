@@ -1,0 +1,13 @@
+export { createStrongroom, type Strongroom, type StrongroomOptions } from "./strongroom.js";
+export type { Actor } from "./actor.js";
+export { anonymous } from "./actor.js";
+export * from "./errors.js";
+export { systemClock, ManualClock, type Clock } from "./clock.js";
+export { defaultConfig, resolveConfig, type StrongroomConfig } from "./config.js";
+export type { Context } from "./context.js";
+export { generateRootKey, parseRootKey, RootKeyMismatchError } from "./crypto/keyring.js";
+export { createLocalBus, SECRET_EVENT_TYPES, type EventBus, type ProjectEvent, type SecretEventType } from "./events/bus.js";
+export { defineOperation, toValidationError, type Audience, type OperationDef } from "./operation.js";
+export * from "./storage/index.js";
+export { areas, type Areas } from "./areas.js";
+export { claimPeriod, createScheduler, scheduledJobs, type ScheduledJob, type Scheduler } from "./jobs/index.js";

@@ -1,0 +1,77 @@
+import type { Context } from "../context.js";
+import { newId } from "../ids.js";
+import { claimPeriod } from "./lease.js";
+
+export interface ScheduledJob {
+  name: string;
+  intervalMs: number;
+  run(ctx: Context): Promise<void>;
+}
+
+export interface Scheduler {
+  /** This node's lease holder id, recorded on every run it makes. */
+  readonly holder: string;
+  /** Runs every job whose period is due and that this node claims; returns the names it ran. */
+  runDue(): Promise<string[]>;
+  /** Checks for due jobs every `tickMs` of real time until stopped. */
+  start(tickMs?: number): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Periodic work (token clean-up, discovery auto-scans, alert evaluation). Every node runs a
+ * scheduler; the lease makes each period's run happen on one node only.
+ */
+export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onError: (job: string, error: unknown) => void): Scheduler {
+  const holder = newId();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const runDue = async () => {
+    const ran: string[] = [];
+    for (const job of jobs) {
+      try {
+        const startedAt = ctx.clock.now();
+        if (!(await claimPeriod(ctx.storage, job.name, holder, job.intervalMs, startedAt))) continue;
+        ran.push(job.name);
+        const runId = newId();
+        await ctx.storage.tables.jobRuns.insert({
+          id: runId,
+          job: job.name,
+          holder,
+          startedAt: startedAt.toISOString(),
+          finishedAt: null,
+          error: null,
+        });
+        let failure: string | null = null;
+        try {
+          await job.run(ctx);
+        } catch (error) {
+          failure = error instanceof Error ? error.message : String(error);
+          onError(job.name, error);
+        }
+        await ctx.storage.tables.jobRuns.update({ id: runId }, { finishedAt: ctx.clock.now().toISOString(), error: failure });
+      } catch (error) {
+        onError(job.name, error);
+      }
+    }
+    return ran;
+  };
+
+  return {
+    holder,
+    runDue,
+    start(tickMs = 30_000) {
+      if (timer) return;
+      timer = setInterval(() => {
+        running = running.then(runDue);
+      }, tickMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running.catch(() => undefined);
+    },
+  };
+}

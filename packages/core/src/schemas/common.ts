@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+/** Shapes shared by several areas. */
+export const isoDateTime = z.string().describe("ISO 8601 date-time");
+export const uuid = z.string().describe("UUID");
+export const email = z.email().max(255);
+
+/** Lower-case letters, digits and single hyphens. */
+export const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+export const emptyInput = z.object({});
+
+export const organizationSchema = z.object({
+  id: uuid,
+  name: z.string(),
+  slug: z.string(),
+  createdAt: isoDateTime,
+});
+
+export const userSchema = z.object({
+  id: uuid,
+  email: z.string(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  isEmailVerified: z.boolean(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { defineOperation } from "../operation.js";
+import { emptyInput } from "../schemas/common.js";
+
+export const systemOperations = {
+  status: defineOperation({
+    name: "status",
+    summary: "Health check",
+    audience: "public",
+    input: emptyInput,
+    output: z.object({ status: z.literal("ok") }),
+    async run() {
+      return { status: "ok" as const };
+    },
+  }),
+};

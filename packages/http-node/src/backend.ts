@@ -1,0 +1,28 @@
+import type { EventBus, Storage } from "@strongroom/core";
+import { join } from "node:path";
+import type { ServerSettings } from "./settings.js";
+
+export interface Backend {
+  storage: Storage;
+  /** Only multi-node deployments need one; otherwise core's in-process bus is used. */
+  bus?: EventBus;
+}
+
+/**
+ * PostgreSQL (storage and a LISTEN/NOTIFY bus, so events reach every node) when a database URL
+ * is set, else SQLite in the data directory. Drivers load only when chosen.
+ */
+export async function openBackend(settings: ServerSettings): Promise<Backend> {
+  if (settings.postgresUrl) {
+    const { createPostgresStorage, createPostgresBus } = await import("@strongroom/storage-postgres");
+    const storage = await createPostgresStorage({ connectionString: settings.postgresUrl });
+    try {
+      return { storage, bus: await createPostgresBus({ connectionString: settings.postgresUrl }) };
+    } catch (thrown) {
+      await storage.close();
+      throw thrown;
+    }
+  }
+  const { createSqliteStorage } = await import("@strongroom/storage-sqlite");
+  return { storage: await createSqliteStorage({ filename: join(settings.dataDir, "strongroom.db") }) };
+}

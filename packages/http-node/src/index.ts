@@ -1,0 +1,13 @@
+export { createHandler, type HandlerOptions, type StrongroomHandler, type StrongroomTarget } from "./handler.js";
+export { listen, type ListenOptions, type RunningServer } from "./listen.js";
+export { createStrongroomServer, type StrongroomServer, type StrongroomServerOptions } from "./server.js";
+export { readServerSettings, type ServerEnv, type ServerSettings } from "./settings.js";
+export { routes, type EventStream, type HttpMethod, type Route, type SseFrame } from "./routes/index.js";
+export { Router, type RouteLookup, type RouteMatch } from "./router.js";
+export { buildOpenApiDocument, OPENAPI_PATH } from "./openapi.js";
+export { formatSseFrame, writeSseFrame, pipeEventStream, SSE_HEADERS, type SseOptions } from "./sse.js";
+export { RateLimiter, parseRateLimit, type RateLimitOptions } from "./rate-limit.js";
+export { answerClientError } from "./client-error.js";
+export { jsonLinesLogger, silentLogger, type Logger, type LogEntry, type RequestLogEntry, type ErrorLogEntry } from "./logger.js";
+export { toErrorResponse, type ErrorBody } from "./error-body.js";
+export { newRequestId } from "./request-id.js";

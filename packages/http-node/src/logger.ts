@@ -1,0 +1,63 @@
+/** One line per request. Deliberately has no room for headers, bodies, query strings or tokens. */
+export interface RequestLogEntry {
+  level: "info";
+  time: string;
+  reqId: string;
+  method: string;
+  /** The route template (`/api/v1/projects/{projectId}`), or null when nothing matched. */
+  route: string | null;
+  status: number;
+  durationMs: number;
+}
+
+/** An error the client saw only as a generic 500 (or an event stream that broke). */
+export interface ErrorLogEntry {
+  level: "error";
+  time: string;
+  reqId: string;
+  method: string;
+  route: string | null;
+  msg: string;
+  error: { name: string; message: string; stack?: string };
+}
+
+/** Something about the adapter's own set-up worth knowing (e.g. a route whose operation is missing). */
+export interface WarnLogEntry {
+  level: "warn";
+  time: string;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export type LogEntry = RequestLogEntry | ErrorLogEntry | WarnLogEntry;
+
+/** Receives each entry as one line of JSON (no trailing newline). */
+export type Logger = (line: string) => unknown;
+
+/** JSON lines on stdout. */
+export const jsonLinesLogger: Logger = (line) => process.stdout.write(`${line}\n`);
+
+export const silentLogger: Logger = () => undefined;
+
+/** Serializes entries for a logger; a logger that throws must not take a request down with it. */
+export function entryWriter(logger: Logger): (entry: LogEntry) => void {
+  return (entry) => {
+    try {
+      logger(JSON.stringify(entry));
+    } catch {
+      // Nowhere left to report a broken logger.
+    }
+  };
+}
+
+/**
+ * What may be logged of an unexpected error: name, message and stack, with every given secret
+ * (the request's bearer token) cut out in case a driver echoed it into its message.
+ */
+export function describeError(thrown: unknown, secrets: readonly string[]): ErrorLogEntry["error"] {
+  const scrub = (text: string) => secrets.reduce((out, secret) => (secret ? out.split(secret).join("[redacted]") : out), text);
+  if (thrown instanceof Error) {
+    return { name: thrown.name, message: scrub(thrown.message), stack: thrown.stack && scrub(thrown.stack) };
+  }
+  return { name: typeof thrown, message: scrub(String(thrown)) };
+}

@@ -1,0 +1,24 @@
+import type { ServerResponse } from "node:http";
+import type { ErrorResponse } from "./error-body.js";
+
+/** API answers can carry secrets: no cache may keep them, no browser may reinterpret them. */
+const JSON_HEADERS = {
+  "content-type": "application/json; charset=utf-8",
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+} as const;
+
+export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  sendJsonText(res, status, value === undefined ? "{}" : JSON.stringify(value), headers);
+}
+
+export function sendError(res: ServerResponse, error: ErrorResponse, extraHeaders: Record<string, string> = {}): void {
+  sendJsonText(res, error.status, JSON.stringify(error.body), { ...error.headers, ...extraHeaders });
+}
+
+/** `text` is already JSON (cached documents). */
+export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { ...JSON_HEADERS, "content-length": String(Buffer.byteLength(text)), ...headers });
+  res.end(text);
+}

@@ -1,0 +1,8 @@
+import { foundationRoutes } from "./foundation.js";
+import { permissionRoutes } from "./permissions.js";
+import type { Route } from "./route.js";
+
+export type { EventStream, HttpMethod, Route, SseFrame } from "./route.js";
+
+/** Every route the server answers. Each area keeps its rows in its own file; add the file here. */
+export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes];

@@ -1,0 +1,58 @@
+import { resolve } from "node:path";
+import { parseRateLimit, type RateLimitOptions } from "./rate-limit.js";
+
+/** The environment variables the server reads (DESIGN.md §10). */
+export interface ServerEnv {
+  PORT?: string;
+  HOST?: string;
+  DATA_DIR?: string;
+  DATABASE_URL?: string;
+  STRONGROOM_ROOT_KEY?: string;
+  STRONGROOM_ALLOW_PRIVATE_TARGETS?: string;
+  SMTP_URL?: string;
+  STRONGROOM_RATE_LIMIT?: string;
+  STRONGROOM_SCHEDULER_TICK_MS?: string;
+  [name: string]: string | undefined;
+}
+
+export interface ServerSettings {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Set when the deployment runs on PostgreSQL; SQLite in `dataDir` otherwise. */
+  postgresUrl?: string;
+  rootKey?: string;
+  allowPrivateTargets: boolean;
+  smtpUrl?: string;
+  rateLimit?: RateLimitOptions;
+  /** How often the node looks for due scheduled jobs (each period runs on one node only). */
+  schedulerTickMs: number;
+}
+
+/** Reads and checks the environment; throws with the variable's name when a value is unusable. */
+export function readServerSettings(env: ServerEnv): ServerSettings {
+  const port = env.PORT === undefined || env.PORT === "" ? 8080 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  const databaseUrl = env.DATABASE_URL?.trim();
+  if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    throw new Error("DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for SQLite in DATA_DIR)");
+  }
+  return {
+    port,
+    host: env.HOST || "0.0.0.0",
+    dataDir: resolve(env.DATA_DIR || "./data"),
+    postgresUrl: databaseUrl || undefined,
+    rootKey: env.STRONGROOM_ROOT_KEY?.trim() || undefined,
+    allowPrivateTargets: env.STRONGROOM_ALLOW_PRIVATE_TARGETS?.trim().toLowerCase() === "true",
+    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    rateLimit: env.STRONGROOM_RATE_LIMIT?.trim() ? parseRateLimit(env.STRONGROOM_RATE_LIMIT) : undefined,
+    schedulerTickMs: positiveInteger(env.STRONGROOM_SCHEDULER_TICK_MS, "STRONGROOM_SCHEDULER_TICK_MS", 30_000),
+  };
+}
+
+function positiveInteger(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return parsed;
+}

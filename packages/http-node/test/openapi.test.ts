@@ -1,0 +1,93 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryStorage, createStrongroom, generateRootKey, type Strongroom } from "@strongroom/core";
+import { buildOpenApiDocument, createHandler, routes } from "@strongroom/http-node";
+import { testRoutes, createFakeStrongroom } from "./helpers/fake-strongroom.js";
+import { startTestServer, type TestServer } from "./helpers/http.js";
+
+async function expectValidOpenApi31(document: unknown) {
+  const validator = new Validator();
+  const result = await validator.validate(document as Record<string, unknown>);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+  expect(validator.version).toBe("3.1");
+}
+
+describe("OpenAPI document", () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer();
+  });
+  afterAll(() => api.close());
+
+  it("is served publicly at /api/docs/openapi.json and is valid OpenAPI 3.1", async () => {
+    const reply = await api.send("GET", "/api/docs/openapi.json");
+    expect(reply.status).toBe(200);
+    expect(reply.json.openapi).toBe("3.1.0");
+    expect(reply.json.info.version).toBe("0.0.1");
+    await expectValidOpenApi31(reply.json);
+  });
+
+  it("describes path params, query keys and the body from the operation's input schema", async () => {
+    const doc = (await api.send("GET", "/api/docs/openapi.json")).json;
+    const list = doc.paths["/api/v1/projects/{projectId}/items"].get;
+    expect(list.parameters).toEqual([
+      { name: "projectId", in: "path", required: true, schema: { type: "string" } },
+      { name: "limit", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100 } },
+      { name: "tag", in: "query", required: false, schema: expect.any(Object) },
+    ]);
+    expect(list.requestBody).toBeUndefined();
+
+    const echo = doc.paths["/api/v1/projects/{projectId}/echo"].post;
+    const body = echo.requestBody.content["application/json"].schema;
+    expect(Object.keys(body.properties).sort()).toEqual(["count", "name"]);
+    expect(body.required).toEqual(["name"]);
+    expect(echo.security).toEqual([{ bearerAuth: [] }]);
+    expect(echo.responses["200"].content["application/json"].schema.properties).toHaveProperty("actor");
+    expect(doc.paths["/api/v1/projects/{projectId}/echo/"]).toBeDefined();
+  });
+
+  it("marks public operations without security and uses SPEC's error bodies", async () => {
+    const doc = (await api.send("GET", "/api/docs/openapi.json")).json;
+    const status = doc.paths["/api/status"].get;
+    expect(status.security).toBeUndefined();
+    expect(status.responses["401"]).toBeUndefined();
+    expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: "http", scheme: "bearer" });
+    const notFound = doc.components.schemas.NotFoundError;
+    expect(notFound.required).toEqual(["reqId", "statusCode", "message", "error"]);
+    expect(notFound.additionalProperties).toBe(false);
+    expect(doc.components.schemas.ValidationFailureError.required).toEqual(["reqId", "statusCode", "error"]);
+    expect(doc.paths["/api/v1/projects/{projectId}/events"].post.responses["200"].content).toHaveProperty("text/event-stream");
+  });
+
+  it("leaves out routes whose operation does not exist", () => {
+    const fake = createFakeStrongroom();
+    const doc = buildOpenApiDocument([...testRoutes, { method: "GET", path: "/api/v1/ghost", operation: "ghost.op" }], fake.strongroom.operations) as any;
+    expect(doc.paths["/api/v1/ghost"]).toBeUndefined();
+  });
+});
+
+describe("OpenAPI document of the real server", () => {
+  let strongroom: Strongroom;
+  beforeAll(async () => {
+    strongroom = await createStrongroom({ storage: createMemoryStorage(), rootKey: generateRootKey() });
+  });
+  afterAll(() => strongroom.close());
+
+  it("covers every route the server serves and is valid OpenAPI 3.1", async () => {
+    const doc = buildOpenApiDocument(routes, strongroom.operations) as any;
+    await expectValidOpenApi31(doc);
+    for (const route of routes.filter((r) => strongroom.operations[r.operation])) {
+      expect(doc.paths[route.path]?.[route.method.toLowerCase()]?.operationId).toBe(route.operation);
+    }
+  });
+
+  it("has an operation in core for every route in the table", () => {
+    const missing = routes.filter((route) => !strongroom.operations[route.operation]).map((route) => route.operation);
+    expect(missing).toEqual([]);
+    // And the handler builds over the full table without complaint.
+    const warnings: string[] = [];
+    createHandler(strongroom, { logger: (line) => warnings.push(line) });
+    expect(warnings).toEqual([]);
+  });
+});
