@@ -1,0 +1,36 @@
+/** HTTP header rules shared by credential validation (on write) and injection (on the wire). */
+
+// RFC 9110 token characters.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+// A credential in any of these would break the connection itself or the proxy's own handshake
+// rather than authenticate to the upstream, so no credential may set them.
+const RESERVED_HEADERS = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "content-length",
+]);
+
+// What Node accepts in a header value: no CR, LF, NUL or other controls except tab.
+const UNSAFE_VALUE_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
+
+export const isHeaderToken = (name: string): boolean => TOKEN.test(name);
+
+export const isReservedHeader = (name: string): boolean => RESERVED_HEADERS.has(name.toLowerCase());
+
+export const isSafeHeaderValue = (value: string): boolean => !UNSAFE_VALUE_CHARACTER.test(value);
+
+/** Why a credential may not set this header, or null when it may. */
+export function headerNameProblem(name: string): string | null {
+  if (!isHeaderToken(name)) return `headerName "${name}" is not a valid HTTP header name`;
+  if (isReservedHeader(name)) return `headerName "${name}" is reserved for the connection and cannot carry a credential`;
+  return null;
+}
