@@ -35,7 +35,7 @@ function membership(values: readonly string[]): ValuePredicate {
   return (value) => values.includes(value as string);
 }
 
-export function equalTo(value: string): ValuePredicate {
+function equalTo(value: string): ValuePredicate {
   return (actual) => actual === value || (Array.isArray(actual) && actual.includes(value));
 }
 
