@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createStrongroom, generateRootKey, ManualClock, type Storage, type Strongroom } from "@strongroom/core";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
-import { createHandler } from "@strongroom/http-node";
+import { createHandler, Router, routes } from "@strongroom/http-node";
 import { withPostgres } from "../../../storage-postgres/test/pg-helper.js";
 
 export interface ApiResponse<T = any> {
@@ -41,6 +41,24 @@ async function openStorage(backend: Backend): Promise<{ storage: Storage; cleanu
   return { storage, cleanup: () => pg.drop() };
 }
 
+const router = new Router(routes);
+
+/**
+ * Response conformance: every successful JSON answer must satisfy the operation's declared
+ * output schema, so the OpenAPI document (built from the same schemas) cannot drift from the code.
+ */
+function assertConforms(strongroom: Strongroom, method: string, path: string, status: number, body: unknown): void {
+  if (status >= 300 || body === undefined) return;
+  const found = router.lookup(method, path.split("?")[0]);
+  if (found.kind !== "match" || found.match.route.kind === "sse") return;
+  const operation = strongroom.operations[found.match.route.operation];
+  if (!operation) return;
+  const result = operation.output.safeParse(body);
+  if (!result.success) {
+    throw new Error(`${method} ${path} answered outside its schema (${operation.name}): ${JSON.stringify(result.error.issues.slice(0, 5))}`);
+  }
+}
+
 /** A real server on 127.0.0.1 with a manual clock, on the given backend. */
 export async function startApi(backend: Backend = "sqlite", clockStart = new Date()): Promise<TestApi> {
   const { storage, cleanup } = await openStorage(backend);
@@ -71,6 +89,7 @@ export async function startApi(backend: Backend = "sqlite", clockStart = new Dat
       } catch {
         // not JSON: keep the text
       }
+      if (res.headers.get("content-type")?.includes("application/json")) assertConforms(strongroom, method, path, res.status, parsed);
       return { status: res.status, headers: res.headers, body: parsed as any };
     },
     async close() {
