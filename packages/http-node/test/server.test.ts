@@ -35,6 +35,7 @@ describe("server settings", () => {
       STRONGROOM_ALLOW_PRIVATE_TARGETS: "true",
       SMTP_URL: "smtp://mail:25",
       STRONGROOM_RATE_LIMIT: "10:20",
+      STRONGROOM_SCHEDULER_TICK_MS: "5000",
     });
     expect(settings).toEqual({
       port: 9000,
@@ -45,6 +46,7 @@ describe("server settings", () => {
       allowPrivateTargets: true,
       smtpUrl: "smtp://mail:25",
       rateLimit: { requestsPerSecond: 10, burst: 20 },
+      schedulerTickMs: 5000,
     });
   });
 
@@ -52,6 +54,7 @@ describe("server settings", () => {
     expect(() => readServerSettings({ PORT: "http" })).toThrow(/PORT/);
     expect(() => readServerSettings({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => readServerSettings({ STRONGROOM_RATE_LIMIT: "fast" })).toThrow(/STRONGROOM_RATE_LIMIT/);
+    expect(() => readServerSettings({ STRONGROOM_SCHEDULER_TICK_MS: "0" })).toThrow(/STRONGROOM_SCHEDULER_TICK_MS/);
   });
 });
 
