@@ -9,6 +9,11 @@ import { projectOperations } from "./projects/operations.js";
 import { customRoleOperations } from "./roles/custom-roles.js";
 import { roleOperations } from "./roles/operations.js";
 import { systemOperations } from "./system/operations.js";
+import { environmentOperations } from "./environments/operations.js";
+import { folderOperations } from "./folders/operations.js";
+import { secretImportOperations } from "./secret-imports/operations.js";
+import { secretOperations } from "./secrets/operations.js";
+import { tagOperations } from "./tags/operations.js";
 
 /** Every area's operations; `createStrongroom` exposes them as `strongroom.<area>.<operation>`. */
 export const areas = {
@@ -23,6 +28,11 @@ export const areas = {
   privilegesV1: privilegeV1Operations,
   privilegesV2: privilegeV2Operations,
   memberships: membershipOperations,
+  environments: environmentOperations,
+  folders: folderOperations,
+  tags: tagOperations,
+  secretImports: secretImportOperations,
+  secrets: secretOperations,
 };
 
 export type Areas = typeof areas;

@@ -5,6 +5,8 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
+  etagMatches,
+  responseHeadersOf,
   type Actor,
   type Strongroom,
 } from "@strongroom/core";
@@ -108,7 +110,14 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     const result = await strongroom.invoke(route.operation, actor, input);
     const status = route.status ?? 200;
     if (route.kind !== "sse") {
-      sendJson(res, status, result);
+      // Operations may attach headers (an ETag) to their result; they never reach the JSON body.
+      const headers = responseHeadersOf(result) ?? {};
+      if (headers.etag && etagMatches(req.headers["if-none-match"], headers.etag)) {
+        res.writeHead(304, { etag: headers.etag, "cache-control": "no-store" });
+        res.end();
+        return;
+      }
+      sendJson(res, status, result, headers);
       return;
     }
     if (!isEventStream(result)) throw new Error(`operation ${route.operation} did not return an event stream`);

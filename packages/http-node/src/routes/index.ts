@@ -1,8 +1,9 @@
 import { foundationRoutes } from "./foundation.js";
 import { permissionRoutes } from "./permissions.js";
 import type { Route } from "./route.js";
+import { secretRoutes } from "./secrets.js";
 
 export type { EventStream, HttpMethod, Route, SseFrame } from "./route.js";
 
 /** Every route the server answers. Each area keeps its rows in its own file; add the file here. */
-export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes];
+export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes];

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createStrongroom, generateRootKey, ManualClock, type Storage, type Strongroom } from "@strongroom/core";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
-import { createHandler, Router, routes } from "@strongroom/http-node";
+import { createHandler, Router, routes, type HandlerOptions } from "@strongroom/http-node";
 import { withPostgres } from "../../../storage-postgres/test/pg-helper.js";
 
 export interface ApiResponse<T = any> {
@@ -59,13 +59,13 @@ function assertConforms(strongroom: Strongroom, method: string, path: string, st
   }
 }
 
-/** A real server on 127.0.0.1 with a manual clock, on the given backend. */
-export async function startApi(backend: Backend = "sqlite", clockStart = new Date()): Promise<TestApi> {
+/** A real server on 127.0.0.1 with a manual clock, on the given backend; `handler` adds createHandler options. */
+export async function startApi(backend: Backend = "sqlite", clockStart = new Date(), handler: Omit<HandlerOptions, "logger"> = {}): Promise<TestApi> {
   const { storage, cleanup } = await openStorage(backend);
   const clock = new ManualClock(clockStart);
   const strongroom = await createStrongroom({ storage, rootKey: generateRootKey(), clock, config: { allowPrivateTargets: true } });
   const logs: string[] = [];
-  const server: Server = createServer(createHandler(strongroom, { logger: (line: string) => logs.push(line) }));
+  const server: Server = createServer(createHandler(strongroom, { ...handler, logger: (line: string) => logs.push(line) }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -1,0 +1,86 @@
+import { createMemoryStorage, type Storage } from "@strongroom/core";
+import { describe, expect, it } from "vitest";
+import { failingStorage } from "./failing-storage.js";
+import { at, secretsWorld } from "./world.js";
+
+/** Records, for each event, whether every transaction begun so far had already committed. */
+function commitTracking(inner: Storage) {
+  let open = 0;
+  const storage: Storage = {
+    kind: inner.kind,
+    tables: inner.tables,
+    async transaction(fn) {
+      open++;
+      try {
+        return await inner.transaction(fn);
+      } finally {
+        open--;
+      }
+    },
+    close: () => inner.close(),
+  };
+  return { storage, inFlight: () => open };
+}
+
+describe("secret events", () => {
+  it("are published only after the transaction has committed", async () => {
+    const tracked = commitTracking(createMemoryStorage());
+    const w = await secretsWorld(tracked.storage);
+    const seenWhileOpen: number[] = [];
+    w.sr.context.bus.subscribe(() => seenWhileOpen.push(tracked.inFlight()));
+    await w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }, { secretKey: "B" }] });
+    await w.sr.secrets.update(w.admin, { ...at(w), secretName: "A", secretValue: "x" });
+    await w.sr.secrets.delete(w.admin, { ...at(w), secretName: "B" });
+    expect(seenWhileOpen).toEqual([0, 0, 0]);
+  });
+
+  it("carry SPEC.md's shape: one per kind and folder listing every key", async () => {
+    const w = await secretsWorld();
+    await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "api" });
+    await w.sr.secrets.createMany(w.admin, {
+      ...at(w),
+      secrets: [{ secretKey: "A" }, { secretKey: "B" }, { secretKey: "C", secretPath: "/api" }],
+    });
+    expect(w.events).toEqual([
+      {
+        projectId: w.projectId,
+        projectType: "secret-manager",
+        eventType: "secret:create",
+        payload: [
+          { environment: "dev", secretPath: "/", secretKey: "A" },
+          { environment: "dev", secretPath: "/", secretKey: "B" },
+        ],
+      },
+      { projectId: w.projectId, projectType: "secret-manager", eventType: "secret:create", payload: [{ environment: "dev", secretPath: "/api", secretKey: "C" }] },
+    ]);
+    w.events.length = 0;
+    await w.sr.secrets.deleteMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }, { secretKey: "B" }] });
+    expect(w.events.map((e) => [e.eventType, (e.payload as { secretKey: string }[]).map((p) => p.secretKey)])).toEqual([["secret:delete", ["A", "B"]]]);
+  });
+
+  it("are not published for a write that rolls back", async () => {
+    const storage = failingStorage(createMemoryStorage());
+    const w = await secretsWorld(storage);
+    await w.sr.secrets.create(w.admin, { ...at(w), secretName: "A", secretValue: "x" });
+    // An update writes the row, then files the old version: the second write fails.
+    storage.failOnWrite(2);
+    await expect(w.sr.secrets.update(w.admin, { ...at(w), secretName: "A", secretValue: "y" })).rejects.toThrow("injected");
+    await expect(w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }] })).rejects.toMatchObject({ status: 400 });
+    expect((await w.sr.secrets.get(w.admin, { ...at(w), secretName: "A" })).secret).toMatchObject({ secretValue: "x", version: 1 });
+    expect(w.events.map((e) => e.eventType)).toEqual(["secret:create"]);
+  });
+
+  it("deleting a folder announces the deletion of every secret in it", async () => {
+    const w = await secretsWorld();
+    await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "b", path: "/a" });
+    await w.sr.secrets.create(w.admin, { ...at(w, "dev", "/a"), secretName: "X" });
+    await w.sr.secrets.create(w.admin, { ...at(w, "dev", "/a/b"), secretName: "Y" });
+    w.events.length = 0;
+    await w.sr.folders.delete(w.admin, { projectId: w.projectId, environment: "dev", path: "/", folderIdOrName: "a" });
+    expect(w.events.map((e) => [e.eventType, e.payload])).toEqual([
+      ["secret:delete", [{ environment: "dev", secretPath: "/a", secretKey: "X" }]],
+      ["secret:delete", [{ environment: "dev", secretPath: "/a/b", secretKey: "Y" }]],
+    ]);
+    await expect(w.sr.secrets.list(w.admin, at(w, "dev", "/a"))).rejects.toMatchObject({ status: 404 });
+  });
+});

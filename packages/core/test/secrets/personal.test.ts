@@ -1,0 +1,38 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Actor } from "@strongroom/core";
+import { at, secretsWorld, type SecretsWorld } from "./world.js";
+
+describe("personal overrides", () => {
+  let w: SecretsWorld;
+  let alice: Actor;
+  let bob: Actor;
+  beforeEach(async () => {
+    w = await secretsWorld();
+    alice = await w.userWith(["member"], "alice@acme.test");
+    bob = await w.userWith(["member"], "bob@acme.test");
+    await w.sr.secrets.create(w.admin, { ...at(w), secretName: "DB_URL", secretValue: "shared-url" });
+  });
+
+  it("shadow the shared value for their owner only", async () => {
+    const { secret } = await w.sr.secrets.create(alice, { ...at(w), secretName: "DB_URL", secretValue: "alice-url", type: "personal" });
+    expect(secret).toMatchObject({ type: "personal", secretValue: "alice-url" });
+    expect((await w.sr.secrets.get(alice, { ...at(w), secretName: "DB_URL" })).secret.secretValue).toBe("alice-url");
+    expect((await w.sr.secrets.get(alice, { ...at(w), secretName: "DB_URL", type: "shared" })).secret.secretValue).toBe("shared-url");
+    expect((await w.sr.secrets.get(bob, { ...at(w), secretName: "DB_URL" })).secret.secretValue).toBe("shared-url");
+    await expect(w.sr.secrets.get(bob, { ...at(w), secretName: "DB_URL", type: "personal" })).rejects.toMatchObject({ status: 404 });
+
+    const aliceList = await w.sr.secrets.list(alice, at(w));
+    expect(aliceList.secrets.map((s) => [s.secretKey, s.type, s.secretValue])).toEqual([["DB_URL", "personal", "alice-url"]]);
+    const bobList = await w.sr.secrets.list(bob, at(w));
+    expect(bobList.secrets.map((s) => [s.secretKey, s.type, s.secretValue])).toEqual([["DB_URL", "shared", "shared-url"]]);
+  });
+
+  it("need a shared secret of the same name, and go with it when it is deleted", async () => {
+    await expect(w.sr.secrets.create(alice, { ...at(w), secretName: "NOPE", secretValue: "x", type: "personal" })).rejects.toMatchObject({ status: 400 });
+    await w.sr.secrets.create(alice, { ...at(w), secretName: "DB_URL", secretValue: "alice-url", type: "personal" });
+    await w.sr.secrets.update(alice, { ...at(w), secretName: "DB_URL", secretValue: "alice-2", type: "personal" });
+    expect((await w.sr.secrets.get(w.admin, { ...at(w), secretName: "DB_URL" })).secret.secretValue).toBe("shared-url");
+    await w.sr.secrets.delete(w.admin, { ...at(w), secretName: "DB_URL" });
+    expect((await w.sr.secrets.list(alice, at(w))).secrets).toEqual([]);
+  });
+});
