@@ -1,4 +1,5 @@
 import { adminOperations } from "./admin/operations.js";
+import { accessBundleOperations, agentProxyOperations, agentSessionOperations, proxiedServiceOperations } from "./agent-proxies/operations.js";
 import { authOperations } from "./auth/operations.js";
 import { identityOperations } from "./identities/operations.js";
 import { membershipOperations } from "./memberships/operations.js";
@@ -33,6 +34,10 @@ export const areas = {
   tags: tagOperations,
   secretImports: secretImportOperations,
   secrets: secretOperations,
+  agentProxies: agentProxyOperations,
+  accessBundles: accessBundleOperations,
+  agentSessions: agentSessionOperations,
+  proxiedServices: proxiedServiceOperations,
 };
 
 export type Areas = typeof areas;

@@ -10,6 +10,9 @@ export { createLocalBus, SECRET_EVENT_TYPES, type EventBus, type ProjectEvent, t
 export { defineOperation, toValidationError, type Audience, type OperationDef } from "./operation.js";
 export * from "./storage/index.js";
 export { areas, type Areas } from "./areas.js";
+export * from "./agent-proxies/index.js";
 export { contentEtag, etagMatches, RESPONSE_HEADERS, responseHeadersOf, withResponseHeaders } from "./response-headers.js";
 export { secretTables } from "./secrets/tables.js";
+export { agentProxyTables } from "./agent-proxies/tables.js";
+export { purgeLapsedAgentRecords } from "./agent-proxies/housekeeping.js";
 export { claimPeriod, createScheduler, scheduledJobs, type ScheduledJob, type Scheduler } from "./jobs/index.js";

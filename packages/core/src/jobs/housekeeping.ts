@@ -1,8 +1,12 @@
+import { purgeLapsedAgentRecords } from "../agent-proxies/housekeeping.js";
 import type { ScheduledJob } from "./scheduler.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** Deletes access tokens expired or revoked over a day ago, and job-run records older than 30 days. */
+/**
+ * Deletes access tokens, enrollment tokens and agent sessions that lapsed or were revoked over a
+ * day ago, and job-run records older than 30 days.
+ */
 export const housekeepingJob: ScheduledJob = {
   name: "housekeeping",
   intervalMs: 60 * 60 * 1000,
@@ -11,6 +15,7 @@ export const housekeepingJob: ScheduledJob = {
     const tokenCutoff = new Date(now - DAY).toISOString();
     await ctx.storage.tables.accessTokens.delete({ expiresAt: { lt: tokenCutoff } });
     await ctx.storage.tables.accessTokens.delete({ revokedAt: { lt: tokenCutoff } });
+    await purgeLapsedAgentRecords(ctx.storage, ctx.clock.now());
     await ctx.storage.tables.jobRuns.delete({ startedAt: { lt: new Date(now - 30 * DAY).toISOString() } });
   },
 };

@@ -1,3 +1,4 @@
+import { agentProxyTables } from "../agent-proxies/tables.js";
 import { secretTables } from "../secrets/tables.js";
 import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "./columns.js";
 
@@ -276,6 +277,7 @@ export const schema = {
   jobLeases,
   jobRuns,
   ...secretTables,
+  ...agentProxyTables,
 };
 
 export type Tables = typeof schema;

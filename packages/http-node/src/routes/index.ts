@@ -1,3 +1,4 @@
+import { agentVaultRoutes } from "./agent-vault.js";
 import { foundationRoutes } from "./foundation.js";
 import { permissionRoutes } from "./permissions.js";
 import type { Route } from "./route.js";
@@ -6,4 +7,4 @@ import { secretRoutes } from "./secrets.js";
 export type { EventStream, HttpMethod, Route, SseFrame } from "./route.js";
 
 /** Every route the server answers. Each area keeps its rows in its own file; add the file here. */
-export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes];
+export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes, ...agentVaultRoutes];
