@@ -16,3 +16,4 @@ export { secretTables } from "./secrets/tables.js";
 export { agentProxyTables } from "./agent-proxies/tables.js";
 export { purgeLapsedAgentRecords } from "./agent-proxies/housekeeping.js";
 export { claimPeriod, createScheduler, scheduledJobs, type ScheduledJob, type Scheduler } from "./jobs/index.js";
+export * from "./certificates/index.js";
