@@ -3,6 +3,7 @@ import { loadProjectAccess } from "../access/project-access.js";
 import { BadRequestError, NotFoundError, ValidationError } from "../errors.js";
 import { newId } from "../ids.js";
 import { defineOperation } from "../operation.js";
+import { temporaryGrantOf } from "../schemas/common.js";
 import { replaceMembershipRoles, roleAssignmentSchema, type RoleAssignment } from "./role-assignments.js";
 import { identityMembershipSchema, membershipDetailsSchema, membershipRoleSchema, userMembershipSchema } from "./schemas.js";
 import { toMembershipRole } from "./serialize.js";
@@ -131,11 +132,7 @@ export const membershipOperations = {
               customRoleId: r.customRoleId,
               customRoleName: c?.name ?? null,
               customRoleSlug: c?.slug ?? null,
-              isTemporary: r.isTemporary,
-              temporaryMode: r.temporaryMode,
-              temporaryRange: r.temporaryRange,
-              temporaryAccessStartTime: r.temporaryAccessStartTime,
-              temporaryAccessEndTime: r.temporaryAccessEndTime,
+              ...temporaryGrantOf(r),
             };
           }),
         },

@@ -1,13 +1,5 @@
 import { z } from "zod";
-import { isoDateTime, uuid } from "../schemas/common.js";
-
-const temporaryFields = {
-  isTemporary: z.boolean(),
-  temporaryMode: z.string().nullable(),
-  temporaryRange: z.string().nullable(),
-  temporaryAccessStartTime: isoDateTime.nullable(),
-  temporaryAccessEndTime: isoDateTime.nullable(),
-};
+import { isoDateTime, temporaryGrantFields, uuid } from "../schemas/common.js";
 
 /** SPEC.md's project membership role. `role` is a built-in slug, or `custom` with `customRoleId`. */
 export const membershipRoleSchema = z.object({
@@ -15,7 +7,7 @@ export const membershipRoleSchema = z.object({
   role: z.string(),
   projectMembershipId: uuid,
   customRoleId: uuid.nullable(),
-  ...temporaryFields,
+  ...temporaryGrantFields,
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
@@ -27,7 +19,7 @@ export const membershipDetailsRoleSchema = z.object({
   customRoleId: z.string().nullable(),
   customRoleName: z.string().nullable(),
   customRoleSlug: z.string().nullable(),
-  ...temporaryFields,
+  ...temporaryGrantFields,
 });
 
 export const membershipDetailsSchema = z.object({

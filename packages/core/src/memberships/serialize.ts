@@ -1,3 +1,4 @@
+import { temporaryGrantOf } from "../schemas/common.js";
 import type { Row } from "../storage/schema.js";
 
 export const toMembershipRole = (r: Row<"membershipRoles">) => ({
@@ -5,11 +6,7 @@ export const toMembershipRole = (r: Row<"membershipRoles">) => ({
   role: r.role,
   projectMembershipId: r.membershipId,
   customRoleId: r.customRoleId,
-  isTemporary: r.isTemporary,
-  temporaryMode: r.temporaryMode,
-  temporaryRange: r.temporaryRange,
-  temporaryAccessStartTime: r.temporaryAccessStartTime,
-  temporaryAccessEndTime: r.temporaryAccessEndTime,
+  ...temporaryGrantOf(r),
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

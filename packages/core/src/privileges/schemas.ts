@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { permissionConditionsSchema, permissionRuleSchema } from "../permissions/index.js";
-import { isoDateTime, slugPattern, uuid } from "../schemas/common.js";
+import { isoDateTime, slugPattern, temporaryGrantFields, uuid } from "../schemas/common.js";
 
 export const privilegeSlugSchema = z.string().min(1).max(60).regex(slugPattern, "lower-case letters, digits and hyphens");
 
@@ -12,14 +12,6 @@ export const v1PermissionItemSchema = z.object({
   inverted: z.boolean(),
 });
 
-const temporaryFields = {
-  isTemporary: z.boolean(),
-  temporaryMode: z.string().nullable(),
-  temporaryRange: z.string().nullable(),
-  temporaryAccessStartTime: isoDateTime.nullable(),
-  temporaryAccessEndTime: isoDateTime.nullable(),
-};
-
 export const privilegeV1Schema = z.object({
   id: uuid,
   slug: z.string(),
@@ -27,7 +19,7 @@ export const privilegeV1Schema = z.object({
   permissions: z.array(v1PermissionItemSchema),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
-  ...temporaryFields,
+  ...temporaryGrantFields,
 });
 
 export const privilegeV2Schema = z.object({
@@ -36,7 +28,7 @@ export const privilegeV2Schema = z.object({
   permissions: z.array(permissionRuleSchema),
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
-  ...temporaryFields,
+  ...temporaryGrantFields,
 });
 
 /** v2 list items leave out `permissions` (SPEC.md). */

@@ -1,15 +1,8 @@
 import type { PermissionRule } from "../permissions/index.js";
+import { temporaryGrantOf } from "../schemas/common.js";
 import type { Row } from "../storage/schema.js";
 
 type PrivilegeRow = Row<"identityPrivileges">;
-
-const temporaryOf = (p: PrivilegeRow) => ({
-  isTemporary: p.isTemporary,
-  temporaryMode: p.temporaryMode,
-  temporaryRange: p.temporaryRange,
-  temporaryAccessStartTime: p.temporaryAccessStartTime,
-  temporaryAccessEndTime: p.temporaryAccessEndTime,
-});
 
 /** v1 shows one item per action. */
 export const toV1Permissions = (rules: PermissionRule[]) =>
@@ -29,7 +22,7 @@ export const toPrivilegeV1 = (p: PrivilegeRow) => ({
   permissions: toV1Permissions(p.permissions as PermissionRule[]),
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
-  ...temporaryOf(p),
+  ...temporaryGrantOf(p),
 });
 
 export const toPrivilegeV2ListItem = (p: PrivilegeRow) => ({
@@ -37,7 +30,7 @@ export const toPrivilegeV2ListItem = (p: PrivilegeRow) => ({
   slug: p.slug,
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
-  ...temporaryOf(p),
+  ...temporaryGrantOf(p),
 });
 
 export const toPrivilegeV2 = (p: PrivilegeRow) => ({ ...toPrivilegeV2ListItem(p), permissions: p.permissions as PermissionRule[] });

@@ -27,3 +27,28 @@ export const userSchema = z.object({
   createdAt: isoDateTime,
   updatedAt: isoDateTime,
 });
+
+/** How a possibly temporary grant (membership role, identity privilege) appears in answers. */
+export const temporaryGrantFields = {
+  isTemporary: z.boolean(),
+  temporaryMode: z.string().nullable(),
+  temporaryRange: z.string().nullable(),
+  temporaryAccessStartTime: isoDateTime.nullable(),
+  temporaryAccessEndTime: isoDateTime.nullable(),
+};
+
+export interface TemporaryGrantRow {
+  isTemporary: boolean;
+  temporaryMode: string | null;
+  temporaryRange: string | null;
+  temporaryAccessStartTime: string | null;
+  temporaryAccessEndTime: string | null;
+}
+
+export const temporaryGrantOf = (row: TemporaryGrantRow): TemporaryGrantRow => ({
+  isTemporary: row.isTemporary,
+  temporaryMode: row.temporaryMode,
+  temporaryRange: row.temporaryRange,
+  temporaryAccessStartTime: row.temporaryAccessStartTime,
+  temporaryAccessEndTime: row.temporaryAccessEndTime,
+});

@@ -1,4 +1,5 @@
 import { agentProxyTables } from "../agent-proxies/tables.js";
+import { certificateTables } from "../certificates/tables.js";
 import { secretTables } from "../secrets/tables.js";
 import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "./columns.js";
 
@@ -6,6 +7,15 @@ import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from
  * Every table Strongroom stores. Adding a table or column: declare it here with `.at(n)` /
  * `since: n` set to the next schema version; the adapters migrate existing databases on open.
  */
+
+/** Columns of a grant that may be temporary (membership roles, identity privileges). */
+const temporaryGrantColumns = () => ({
+  isTemporary: boolean(),
+  temporaryMode: text().null(),
+  temporaryRange: text().null(),
+  temporaryAccessStartTime: timestamp().null(),
+  temporaryAccessEndTime: timestamp().null(),
+});
 
 export const organizations = defineTable(
   "organizations",
@@ -168,11 +178,7 @@ export const membershipRoles = defineTable(
     membershipId: text(),
     role: text(),
     customRoleId: text().null(),
-    isTemporary: boolean(),
-    temporaryMode: text().null(),
-    temporaryRange: text().null(),
-    temporaryAccessStartTime: timestamp().null(),
-    temporaryAccessEndTime: timestamp().null(),
+    ...temporaryGrantColumns(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   },
@@ -204,11 +210,7 @@ export const identityPrivileges = defineTable(
     projectId: text(),
     slug: text(),
     permissions: json<unknown[]>(),
-    isTemporary: boolean(),
-    temporaryMode: text().null(),
-    temporaryRange: text().null(),
-    temporaryAccessStartTime: timestamp().null(),
-    temporaryAccessEndTime: timestamp().null(),
+    ...temporaryGrantColumns(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   },
@@ -278,6 +280,7 @@ export const schema = {
   jobRuns,
   ...secretTables,
   ...agentProxyTables,
+  ...certificateTables,
 };
 
 export type Tables = typeof schema;
