@@ -11,6 +11,7 @@ import { customRoleOperations } from "./roles/custom-roles.js";
 import { roleOperations } from "./roles/operations.js";
 import { systemOperations } from "./system/operations.js";
 import { environmentOperations } from "./environments/operations.js";
+import { eventOperations } from "./events/operations.js";
 import { folderOperations } from "./folders/operations.js";
 import { secretImportOperations } from "./secret-imports/operations.js";
 import { secretOperations } from "./secrets/operations.js";
@@ -38,6 +39,7 @@ export const areas = {
   accessBundles: accessBundleOperations,
   agentSessions: agentSessionOperations,
   proxiedServices: proxiedServiceOperations,
+  events: eventOperations,
 };
 
 export type Areas = typeof areas;

@@ -7,6 +7,7 @@ export { defaultConfig, resolveConfig, type StrongroomConfig } from "./config.js
 export type { Context } from "./context.js";
 export { generateRootKey, parseRootKey, RootKeyMismatchError } from "./crypto/keyring.js";
 export { createLocalBus, SECRET_EVENT_TYPES, type EventBus, type ProjectEvent, type SecretEventType } from "./events/bus.js";
+export * from "./events/index.js";
 export { defineOperation, toValidationError, type Audience, type OperationDef } from "./operation.js";
 export * from "./storage/index.js";
 export { areas, type Areas } from "./areas.js";

@@ -9,6 +9,7 @@ import { areas, type Areas } from "./areas.js";
 import type { Storage } from "./storage/table.js";
 import { authenticate } from "./auth/authenticate.js";
 import { createScheduler, scheduledJobs, type Scheduler } from "./jobs/index.js";
+import { subscriptionsOf } from "./events/registry.js";
 
 export interface StrongroomOptions {
   storage: Storage;
@@ -84,6 +85,8 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      // ends embedded `for await` consumers too; HTTP streams are ended by the adapter's shutdown
+      subscriptionsOf(ctx).endAll();
       await ctx.bus.close();
       await ctx.storage.close();
     },

@@ -1,0 +1,49 @@
+import { loadProjectAccess, type ProjectAccess } from "../access/project-access.js";
+import type { Actor } from "../actor.js";
+import { isTokenLive } from "../auth/authenticate.js";
+import type { Context } from "../context.js";
+import { PermissionDeniedError, UnauthorizedError } from "../errors.js";
+import { registrationObject, SECRET_EVENTS_SUBJECT, SUBSCRIBE_ACTIONS, type Registration } from "./match.js";
+
+function describe(registration: Registration): string {
+  const where = [registration.environmentSlug && `environment ${registration.environmentSlug}`, `secretPath ${registration.secretPath}`];
+  return `${SUBSCRIBE_ACTIONS[registration.event]} on ${SECRET_EVENTS_SUBJECT} for ${registration.event} (${where.filter(Boolean).join(", ")})`;
+}
+
+/**
+ * Requires the `secret-events` action of every registration, with its environment and path glob
+ * as the object. Throws 403 naming each missing permission.
+ */
+export function requireRegistrations(access: ProjectAccess, registrations: readonly Registration[]): void {
+  const missing = registrations.filter((r) => !access.can(SUBSCRIBE_ACTIONS[r.event], SECRET_EVENTS_SUBJECT, registrationObject(r)));
+  if (missing.length > 0) {
+    throw new PermissionDeniedError(`You are not allowed to subscribe: missing ${missing.map(describe).join("; ")}`, {
+      missingPermissions: missing.map((r) => ({
+        subject: SECRET_EVENTS_SUBJECT,
+        action: SUBSCRIBE_ACTIONS[r.event],
+        conditions: registrationObject(r),
+      })),
+    });
+  }
+}
+
+/** Subscribing: the actor's access to the project (404 when it may not know it), then the registrations. */
+export async function authorizeSubscription(
+  ctx: Context,
+  actor: Actor,
+  projectId: string,
+  registrations: readonly Registration[],
+): Promise<ProjectAccess> {
+  const access = await loadProjectAccess(ctx, actor, { projectId });
+  requireRegistrations(access, registrations);
+  return access;
+}
+
+/**
+ * The periodic re-check's shared part, the same for every stream of one token and project: the
+ * token is still live, and the actor's access as it is now.
+ */
+export async function reloadAccess(ctx: Context, actor: Actor, projectId: string): Promise<ProjectAccess> {
+  if (!(await isTokenLive(ctx, actor))) throw new UnauthorizedError("The access token has expired or was revoked");
+  return loadProjectAccess(ctx, actor, { projectId });
+}

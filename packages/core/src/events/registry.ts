@@ -1,0 +1,130 @@
+import type { ProjectAccess } from "../access/project-access.js";
+import { actorPrincipal, type Actor } from "../actor.js";
+import type { Context } from "../context.js";
+import { RateLimitError, UnauthorizedError } from "../errors.js";
+import { reloadAccess } from "./authorize.js";
+import type { ProjectEvent } from "./bus.js";
+import { asStrongroomError } from "./frames.js";
+import type { Registration } from "./match.js";
+import { ProjectSubscription, type SubscriptionHost } from "./subscription.js";
+
+/** DESIGN.md §6. Counted per node: each node of a multi-node deployment enforces it for its own streams. */
+export const MAX_STREAMS_PER_ACTOR_AND_PROJECT = 5;
+
+/** How often the timer looks for subscriptions whose re-check is due; the clock decides whether one is. */
+export const RECHECK_TICK_MS = 5_000;
+
+interface Owner {
+  readonly actor: Actor;
+  readonly limitKey: string;
+}
+
+/**
+ * The open subscriptions of one Strongroom instance. It listens on the bus only while a
+ * subscription is open, with one listener that hands each event to the subscriptions of its
+ * project; one timer drives the periodic re-checks.
+ */
+export class SubscriptionRegistry implements SubscriptionHost {
+  private readonly byProject = new Map<string, Set<ProjectSubscription>>();
+  private readonly owners = new Map<ProjectSubscription, Owner>();
+  private readonly streamCounts = new Map<string, number>();
+  // One token and access reload at a time per token and project, shared by its streams.
+  private readonly reloads = new Map<string, Promise<ProjectAccess>>();
+  private stopListening: (() => void) | undefined;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly ctx: Context) {}
+
+  /** Opens a subscription for an authorized actor; 429 past the per-actor, per-project limit. */
+  open(actor: Actor, access: ProjectAccess, registrations: readonly Registration[]): ProjectSubscription {
+    const principal = actorPrincipal(actor);
+    if (!principal) throw new UnauthorizedError("A valid access token is required");
+    const projectId = access.project.id;
+    const limitKey = `${principal.kind}:${principal.id}:${projectId}`;
+    const count = this.streamCounts.get(limitKey) ?? 0;
+    if (count >= MAX_STREAMS_PER_ACTOR_AND_PROJECT) {
+      throw new RateLimitError(`At most ${MAX_STREAMS_PER_ACTOR_AND_PROJECT} event streams may be open per actor and project`);
+    }
+    this.streamCounts.set(limitKey, count + 1);
+
+    const subscription = new ProjectSubscription(this, projectId, registrations, access, this.ctx.clock.now().getTime());
+    this.owners.set(subscription, { actor, limitKey });
+    let peers = this.byProject.get(projectId);
+    if (!peers) this.byProject.set(projectId, (peers = new Set()));
+    peers.add(subscription);
+    this.stopListening ??= this.ctx.bus.subscribe(this.dispatch);
+    if (!this.ticker) {
+      this.ticker = setInterval(this.tick, RECHECK_TICK_MS);
+      // Open subscriptions alone must not keep a process alive.
+      this.ticker.unref?.();
+    }
+    return subscription;
+  }
+
+  /** Subscriptions open on this node. */
+  get size(): number {
+    return this.owners.size;
+  }
+
+  release(subscription: ProjectSubscription): void {
+    const owner = this.owners.get(subscription);
+    if (!owner) return;
+    this.owners.delete(subscription);
+    const count = (this.streamCounts.get(owner.limitKey) ?? 1) - 1;
+    if (count > 0) this.streamCounts.set(owner.limitKey, count);
+    else this.streamCounts.delete(owner.limitKey);
+    const peers = this.byProject.get(subscription.projectId);
+    peers?.delete(subscription);
+    if (peers?.size === 0) this.byProject.delete(subscription.projectId);
+    if (this.owners.size === 0) {
+      this.stopListening?.();
+      this.stopListening = undefined;
+      clearInterval(this.ticker);
+      this.ticker = undefined;
+    }
+  }
+
+  /** Ends every open subscription (the instance is shutting down); consumers see their streams end. */
+  endAll(): void {
+    for (const subscription of [...this.owners.keys()]) subscription.end();
+  }
+
+  reloadAccess(subscription: ProjectSubscription): Promise<ProjectAccess> {
+    const owner = this.owners.get(subscription);
+    if (!owner || owner.actor.type === "anonymous") return Promise.reject(new UnauthorizedError("The subscription is closed"));
+    const key = `${owner.actor.tokenId}\u0000${subscription.projectId}`;
+    let reload = this.reloads.get(key);
+    if (!reload) {
+      reload = reloadAccess(this.ctx, owner.actor, subscription.projectId).finally(() => this.reloads.delete(key));
+      this.reloads.set(key, reload);
+    }
+    return reload;
+  }
+
+  private readonly dispatch = (event: ProjectEvent): void => {
+    const subscriptions = this.byProject.get(event.projectId);
+    if (!subscriptions) return;
+    const now = this.ctx.clock.now().getTime();
+    for (const subscription of subscriptions) {
+      try {
+        subscription.deliver(event, now);
+      } catch (thrown) {
+        subscription.fail(asStrongroomError(thrown));
+      }
+    }
+  };
+
+  private readonly tick = (): void => {
+    const now = this.ctx.clock.now().getTime();
+    for (const subscription of this.owners.keys()) subscription.recheckIfDue(now);
+  };
+}
+
+const registries = new WeakMap<Context, SubscriptionRegistry>();
+
+/** The registry of one Strongroom instance (its context). */
+export function subscriptionsOf(ctx: Context): SubscriptionRegistry {
+  let registry = registries.get(ctx);
+  if (!registry) registries.set(ctx, (registry = new SubscriptionRegistry(ctx)));
+  return registry;
+}

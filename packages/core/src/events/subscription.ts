@@ -1,0 +1,175 @@
+import type { ProjectAccess } from "../access/project-access.js";
+import { RateLimitError, type StrongroomError } from "../errors.js";
+import { requireRegistrations } from "./authorize.js";
+import type { ProjectEvent } from "./bus.js";
+import { asStrongroomError, toSseFrame, toSubscribedEvent, type Delivery, type SseFrame, type SubscribedEvent } from "./frames.js";
+import { indexRegistrations, selectPayload, type Registration, type RegistrationIndex, type SecretEventPermission } from "./match.js";
+import { permitsOf } from "./permits.js";
+import { BoundedQueue } from "./queue.js";
+
+/** How often an open subscription's token and permissions are checked again (DESIGN.md §6). */
+export const RECHECK_INTERVAL_MS = 60_000;
+
+/**
+ * Events a subscription holds for a consumer that has not taken them yet. Over HTTP the adapter
+ * takes each at once (its socket buffer has its own bound); an embedded consumer that stops
+ * iterating is cut off here instead of growing memory.
+ */
+export const MAX_QUEUED_EVENTS = 1_000;
+
+/**
+ * A live subscription to a project's secret events. Consume one of its two views, not both:
+ * `stream` for an SSE adapter, `events` for code. Both end when the subscription does; breaking
+ * out of either, or calling `cancel()`, releases it.
+ */
+export interface ProjectEventSubscription {
+  /** SSE frames: `id`, `event: <eventType>`, JSON `data`; an `event: error` frame ends a failed subscription. */
+  readonly stream: AsyncIterable<SseFrame>;
+  /** Parsed events; iteration throws the error (401, 403, 429) that ended a failed subscription. */
+  readonly events: AsyncIterable<SubscribedEvent>;
+  /** Stops the subscription and releases everything it holds. Idempotent. */
+  cancel(): void;
+}
+
+/** What a subscription needs from the registry that opened it. */
+export interface SubscriptionHost {
+  /** The actor's token checked and its access reloaded (shared by the actor's streams on the project). */
+  reloadAccess(subscription: ProjectSubscription): Promise<ProjectAccess>;
+  release(subscription: ProjectSubscription): void;
+}
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
+const tooSlow = () => new RateLimitError("The subscriber stopped reading its events and was disconnected");
+
+export class ProjectSubscription implements ProjectEventSubscription {
+  readonly stream: AsyncIterable<SseFrame>;
+  readonly events: AsyncIterable<SubscribedEvent>;
+  private readonly queue = new BoundedQueue<Delivery>(MAX_QUEUED_EVENTS);
+  private readonly registrations: RegistrationIndex;
+  private permits: SecretEventPermission;
+  private lastCheckAt: number;
+  private checking = false;
+  // Events that arrive while a re-check runs wait for its outcome.
+  private held: ProjectEvent[] = [];
+  private nextId = 1;
+  private open = true;
+
+  constructor(
+    private readonly host: SubscriptionHost,
+    readonly projectId: string,
+    private readonly registrationList: readonly Registration[],
+    access: ProjectAccess,
+    openedAt: number,
+  ) {
+    this.registrations = indexRegistrations(registrationList);
+    this.permits = permitsOf(access);
+    this.lastCheckAt = openedAt;
+    this.stream = this.view(toSseFrame);
+    this.events = this.view((delivery) => {
+      if (delivery.kind === "error") throw delivery.error;
+      return toSubscribedEvent(delivery);
+    });
+  }
+
+  /** An event of this subscription's project, `now` being the clock's time in milliseconds. */
+  deliver(event: ProjectEvent, now: number): void {
+    if (!this.open) return;
+    if (this.checking || this.recheckDue(now)) {
+      this.hold(event);
+      this.recheck(now);
+      return;
+    }
+    this.enqueue(event);
+  }
+
+  /** The timer's turn: re-checks when the last check is older than the interval. */
+  recheckIfDue(now: number): void {
+    if (this.open && this.recheckDue(now)) this.recheck(now);
+  }
+
+  /** Ends the subscription; its consumer receives `error` after what is already queued. */
+  fail(error: StrongroomError): void {
+    if (!this.open) return;
+    this.close();
+    this.queue.finish({ kind: "error", error });
+  }
+
+  /** Ends the subscription without an error; its consumer still receives what is queued. */
+  end(): void {
+    this.close();
+    this.queue.finish();
+  }
+
+  cancel(): void {
+    this.close();
+    this.queue.drop();
+  }
+
+  private recheckDue(now: number): boolean {
+    return !this.checking && now - this.lastCheckAt >= RECHECK_INTERVAL_MS;
+  }
+
+  private recheck(now: number): void {
+    if (this.checking || !this.open) return;
+    this.checking = true;
+    this.lastCheckAt = now;
+    this.host.reloadAccess(this).then(
+      (access) => {
+        this.checking = false;
+        if (!this.open) return;
+        try {
+          requireRegistrations(access, this.registrationList);
+        } catch (thrown) {
+          this.fail(asStrongroomError(thrown));
+          return;
+        }
+        this.permits = permitsOf(access);
+        const held = this.held;
+        this.held = [];
+        for (const event of held) this.enqueue(event);
+      },
+      (thrown: unknown) => {
+        this.checking = false;
+        this.fail(asStrongroomError(thrown));
+      },
+    );
+  }
+
+  private hold(event: ProjectEvent): void {
+    if (this.held.length >= MAX_QUEUED_EVENTS) this.fail(tooSlow());
+    else this.held.push(event);
+  }
+
+  private enqueue(event: ProjectEvent): void {
+    const payload = selectPayload(event, this.registrations, this.permits);
+    if (payload === undefined) return;
+    if (!this.queue.push({ kind: "event", id: String(this.nextId++), source: event, payload })) this.fail(tooSlow());
+  }
+
+  private close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.held = [];
+    this.host.release(this);
+  }
+
+  private view<T>(convert: (delivery: Delivery) => T): AsyncIterable<T> {
+    const step = (delivery: Delivery | undefined): IteratorResult<T, undefined> => {
+      if (delivery === undefined) {
+        this.cancel();
+        return DONE;
+      }
+      return { done: false, value: convert(delivery) };
+    };
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: () => this.queue.take(step),
+        return: async (): Promise<IteratorResult<T, undefined>> => {
+          this.cancel();
+          return DONE;
+        },
+      }),
+    };
+  }
+}
