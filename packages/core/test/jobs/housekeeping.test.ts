@@ -13,18 +13,18 @@ it("housekeeping deletes tokens that expired over a day ago and keeps live ones,
   const tokens = strongroom.context.storage.tables.accessTokens;
   expect(await tokens.count()).toBe(2);
 
-  expect(await strongroom.scheduler.runDue()).toEqual(["housekeeping"]);
+  expect(await strongroom.scheduler.runDue()).toContain("housekeeping");
   expect(await tokens.count()).toBe(2);
 
   clock.advance(2 * DAY + 1000); // the user token expired over a day ago; the identity token lives 30 days
   await login();
-  expect(await strongroom.scheduler.runDue()).toEqual(["housekeeping"]);
+  expect(await strongroom.scheduler.runDue()).toContain("housekeeping");
   expect(await tokens.count()).toBe(2);
   expect((await tokens.find()).every((t) => t.expiresAt > clock.now().toISOString())).toBe(true);
   // the identity token from bootstrap still authenticates
   expect((await strongroom.authenticate(setup.identity.credentials.token)).type).toBe("identity");
 
   // within the same hour nothing runs again
-  expect(await strongroom.scheduler.runDue()).toEqual([]);
+  expect(await strongroom.scheduler.runDue()).not.toContain("housekeeping");
   await strongroom.close();
 });
