@@ -3,9 +3,11 @@
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
-// A credential in any of these would break the connection itself or the proxy's own handshake
-// rather than authenticate to the upstream, so no credential may set them.
-const RESERVED_HEADERS = new Set([
+/**
+ * Headers that describe one connection (RFC 9110 §7.6.1), plus the proxy's own credentials: they
+ * never travel past a proxy.
+ */
+export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
   "connection",
   "keep-alive",
   "proxy-authenticate",
@@ -15,9 +17,11 @@ const RESERVED_HEADERS = new Set([
   "trailer",
   "transfer-encoding",
   "upgrade",
-  "host",
-  "content-length",
 ]);
+
+// A credential in any of these would break the connection itself or the proxy's own handshake
+// rather than authenticate to the upstream, so no credential may set them.
+const RESERVED_HEADERS = new Set([...HOP_BY_HOP_HEADERS, "host", "content-length"]);
 
 // What Node accepts in a header value: no CR, LF, NUL or other controls except tab.
 const UNSAFE_VALUE_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;

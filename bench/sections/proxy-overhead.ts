@@ -1,0 +1,252 @@
+/**
+ * What the agent proxy costs a request: requests per second and p99 latency of HTTPS GETs with
+ * keep-alive through the proxy (CONNECT, TLS interception, the server's decision, credential
+ * injection, a second TLS leg) against the same requests straight to the same upstream, in the
+ * same run with the same load generator.
+ *
+ * Processes: this one runs the Strongroom server (SQLite) and the upstream (node:https answering
+ * a small JSON body); the proxy is the real `strongroom-agent-proxy` command in a child, logging
+ * its JSON lines to /dev/null; load comes from a forked child of this file (PROXY_OVERHEAD_ROLE=load)
+ * running undici with a fixed number of concurrent requests, through a ProxyAgent for the proxied
+ * side and an Agent for the direct one. autocannon cannot send through a proxy, so it is not used.
+ *
+ * Informational: there is no target, the figures go in the report. The proxy asks the server
+ * for one decision per destination and poll interval, so steady state measures the data path.
+ */
+import { fork, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Agent, ProxyAgent, request, type Dispatcher } from "undici";
+import { createStrongroom, generateRootKey } from "@strongroom/core";
+import { createHandler } from "@strongroom/http-node";
+import { createSqliteStorage } from "@strongroom/storage-sqlite";
+import { createRootCa, issueCertificate } from "../../packages/agent-proxy/src/core-certificates.js";
+import type { BenchOptions, BenchRow, BenchSection } from "../types.js";
+
+const CONCURRENCY = 16;
+const SELF = fileURLToPath(import.meta.url);
+const CLI = fileURLToPath(new URL("../../packages/agent-proxy/src/cli.ts", import.meta.url));
+const UPSTREAM_SECRET = "bench-upstream-secret";
+
+interface LoadSpec {
+  url: string;
+  seconds: number;
+  concurrency: number;
+  upstreamCa: string;
+  proxy?: { url: string; token: string; ca: string };
+}
+
+interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The load generator (child).
+
+async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
+  const dispatcher: Dispatcher = spec.proxy
+    ? new ProxyAgent({ uri: spec.proxy.url, token: `Bearer ${spec.proxy.token}`, requestTls: { ca: spec.proxy.ca } })
+    : new Agent({ connect: { ca: spec.upstreamCa } });
+  const latencies: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  const deadline = started + spec.seconds * 1000;
+  await Promise.all(
+    Array.from({ length: spec.concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        try {
+          const res = await request(spec.url, { dispatcher });
+          await res.body.dump();
+          if (res.statusCode === 200) latencies.push(performance.now() - t0);
+          else failures++;
+        } catch {
+          failures++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  await dispatcher.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return { requests: latencies.length, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures };
+}
+
+function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const child = fork(SELF, [], {
+    execArgv: ["--conditions=source", "--import", "tsx"],
+    env: { ...process.env, PROXY_OVERHEAD_ROLE: "load", PROXY_OVERHEAD_SPEC: JSON.stringify(spec) },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", (result: LoadResult) => resolve(result));
+    child.once("exit", (code) => (code === 0 ? undefined : reject(new Error(`load generator exited with ${code}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The coordinator: server, upstream, proxy.
+
+const listenOn = (server: Server) =>
+  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+
+async function upstreamCertificates() {
+  const now = new Date(Date.now() - 60_000);
+  const ca = await createRootCa({ commonName: "Bench Upstream CA", keyAlgorithm: "EC_prime256v1", ttlMs: 86_400_000, now });
+  const leaf = await issueCertificate({
+    issuer: { certificatePem: ca.certificatePem, privateKeyPem: ca.privateKeyPem! },
+    keyAlgorithm: "EC_prime256v1",
+    subject: { commonName: "127.0.0.1" },
+    subjectAltNames: [{ type: "ip_address", value: "127.0.0.1" }],
+    extendedKeyUsages: ["server_auth"],
+    keyUsages: ["digital_signature"],
+    ttlMs: 86_000_000,
+    now,
+  });
+  return { ca: ca.certificatePem, key: leaf.privateKeyPem!, cert: leaf.certificatePem };
+}
+
+const HELLO = JSON.stringify({ hello: "world" });
+
+/** Everything the proxy needs on the server, through the HTTP API: a brokered service and an agent session. */
+async function seed(api: string, upstreamPort: number) {
+  const call = async (method: string, path: string, body: unknown, token?: string) => {
+    const res = await fetch(api + path, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as any;
+    if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const boot = await call("POST", "/api/v1/admin/bootstrap", { email: "bench@acme.test", password: "correct horse battery", organization: "Bench" });
+  const admin = boot.identity.credentials.token as string;
+  const { project } = await call("POST", "/api/v1/projects", { projectName: "Proxy Bench" }, admin);
+  await call("POST", "/api/v4/secrets/UPSTREAM_TOKEN", { projectId: project.id, environment: "dev", secretValue: UPSTREAM_SECRET }, admin);
+  const { service } = await call(
+    "POST",
+    "/api/v1/proxied-services",
+    {
+      projectId: project.id,
+      environment: "dev",
+      secretPath: "/",
+      name: "upstream",
+      hostPattern: `127.0.0.1:${upstreamPort}`,
+      credentials: [{ headerName: "Authorization", headerPrefix: "Bearer", secretKey: "UPSTREAM_TOKEN" }],
+    },
+    admin,
+  );
+  const { identity } = await call("POST", "/api/v1/identities", { name: "agent", organizationId: boot.organization.id, role: "member" }, admin);
+  const ua = await call("POST", `/api/v1/auth/universal-auth/identities/${identity.id}`, {}, admin);
+  const secret = await call("POST", `/api/v1/auth/universal-auth/identities/${identity.id}/client-secrets`, {}, admin);
+  const login = await call("POST", "/api/v1/auth/universal-auth/login", { clientId: ua.identityUniversalAuth.clientId, clientSecret: secret.clientSecret });
+  const { bundle } = await call(
+    "POST",
+    "/api/v1/agent-vault/access-bundles",
+    { projectId: project.id, name: "bench", serviceIds: [service.id], grants: [{ type: "identity", id: identity.id }] },
+    admin,
+  );
+  const session = await call("POST", "/api/v1/agent-vault/sessions", { bundleId: bundle.id, ttl: 3600 }, login.accessToken);
+  const registered = await call("POST", "/api/v1/agent-vault/proxies", { name: "bench-proxy" }, admin);
+  return { sessionToken: session.token as string, enrollmentToken: registered.token as string };
+}
+
+async function startProxy(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", CLI, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the proxy exited with ${code}: ${output}`)));
+  });
+  return { child, url };
+}
+
+const fmt = (result: LoadResult) => `${result.rps.toFixed(0)} req/s, p99 ${result.p99.toFixed(1)} ms`;
+
+async function run(options: BenchOptions): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), "strongroom-bench-proxy-"));
+  const strongroom = await createStrongroom({ storage: await createSqliteStorage({ filename: join(dir, "strongroom.db") }), rootKey: generateRootKey() });
+  const api = createHttpServer(createHandler(strongroom, { logger: () => undefined }));
+  const certificates = await upstreamCertificates();
+  const upstream = createHttpsServer({ key: certificates.key, cert: certificates.cert, keepAliveTimeout: 60_000 }, (_req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(HELLO) });
+    res.end(HELLO);
+  });
+  let proxy: ChildProcess | undefined;
+  try {
+    const apiUrl = `http://127.0.0.1:${await listenOn(api)}`;
+    const upstreamPort = await listenOn(upstream);
+    const { sessionToken, enrollmentToken } = await seed(apiUrl, upstreamPort);
+    const caFile = join(dir, "upstream-ca.pem");
+    writeFileSync(caFile, certificates.ca);
+    const started = await startProxy([
+      "--server", apiUrl,
+      "--enrollment-token", enrollmentToken,
+      "--listen", "127.0.0.1:0",
+      "--data-dir", join(dir, "proxy"),
+      "--allow-private-targets",
+      "--upstream-ca", caFile,
+    ]);
+    proxy = started.child;
+    const proxyCa = ((await (await fetch(`${started.url}/_agent-vault/ca`)).json()) as { certificate: string }).certificate;
+
+    const url = `https://127.0.0.1:${upstreamPort}/hello`;
+    const seconds = options.quick ? 3 : 10;
+    const direct: LoadSpec = { url, seconds, concurrency: CONCURRENCY, upstreamCa: certificates.ca };
+    const proxied: LoadSpec = { ...direct, proxy: { url: started.url, token: sessionToken, ca: proxyCa } };
+    // Warm-up: JIT, TLS session set-up, the proxy's leaf and decision caches.
+    await runLoad({ ...direct, seconds: 1 });
+    await runLoad({ ...proxied, seconds: 1 });
+    const baseline = await runLoad(direct);
+    const ours = await runLoad(proxied);
+    for (const [name, result] of [["direct", baseline], ["proxied", ours]] as const) {
+      if (result.failures > 0) throw new Error(`${result.failures} ${name} requests failed`);
+      options.log(`${name}: ${fmt(result)}, p50 ${result.p50.toFixed(2)} ms, ${result.requests} requests`);
+    }
+    return [
+      {
+        section: `proxy overhead (HTTPS keep-alive, ${CONCURRENCY} concurrent)`,
+        ours: `${fmt(ours)} through the proxy`,
+        baseline: `${fmt(baseline)} direct`,
+        ratio: `${((ours.rps / baseline.rps) * 100).toFixed(0)}% rps, p99 ${(ours.p99 / baseline.p99).toFixed(2)}x`,
+        target: "informational (report)",
+        met: true,
+      },
+    ];
+  } finally {
+    if (proxy && proxy.exitCode === null) {
+      const exited = new Promise((resolve) => proxy!.once("exit", resolve));
+      proxy.kill("SIGTERM");
+      await exited;
+    }
+    api.closeAllConnections();
+    upstream.closeAllConnections();
+    await new Promise((resolve) => api.close(resolve));
+    await new Promise((resolve) => upstream.close(resolve));
+    await strongroom.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const section: BenchSection = { name: "proxy-overhead", run };
+export default section;
+
+if (process.env.PROXY_OVERHEAD_ROLE === "load") {
+  const result = await generateLoad(JSON.parse(process.env.PROXY_OVERHEAD_SPEC!) as LoadSpec);
+  process.send!(result, () => process.exit(0));
+}

@@ -1,0 +1,59 @@
+import { registerProxy } from "../../../http-node/test/api/agent-fixtures.js";
+import { bootstrap, createIdentity, createProject, type ApiResponse, type TestApi } from "../../../http-node/test/api/harness.js";
+
+/**
+ * What the proxy suites need on the server: an organization, a project with secrets, proxied
+ * services, one access bundle granted to a machine identity (the agent's principal), and
+ * registered proxies.
+ */
+export interface ServiceSpec {
+  hostPattern: string;
+  credentials: Record<string, unknown>[];
+}
+
+export interface World<K extends string> {
+  admin: string;
+  projectId: string;
+  bot: { identityId: string; token: string };
+  services: Record<K, { id: string }>;
+  bundleId: string;
+}
+
+export async function ok(res: Promise<ApiResponse>) {
+  const done = await res;
+  if (done.status !== 200) throw new Error(`${done.status}: ${JSON.stringify(done.body)}`);
+  return done.body;
+}
+
+export async function seedWorld<K extends string>(api: TestApi, secrets: Record<string, string>, services: Record<K, ServiceSpec>): Promise<World<K>> {
+  const world = await bootstrap(api);
+  const admin = world.admin.token;
+  const project = await createProject(api, admin, { projectName: "Agent Proxy" });
+  for (const [key, value] of Object.entries(secrets)) {
+    await ok(api.request("POST", `/api/v4/secrets/${key}`, { token: admin, body: { projectId: project.id, environment: "dev", secretValue: value } }));
+  }
+  const created = {} as Record<K, { id: string }>;
+  for (const [name, spec] of Object.entries(services) as [K, ServiceSpec][]) {
+    const body = { projectId: project.id, environment: "dev", secretPath: "/", name, ...spec };
+    created[name] = (await ok(api.request("POST", "/api/v1/proxied-services", { token: admin, body }))).service;
+  }
+  const bot = await createIdentity(api, admin, world.admin.orgId, "coding-agent");
+  const bundle = await ok(
+    api.request("POST", "/api/v1/agent-vault/access-bundles", {
+      token: admin,
+      body: { projectId: project.id, name: "agent-bundle", serviceIds: Object.values<{ id: string }>(created).map((s) => s.id), grants: [{ type: "identity", id: bot.identityId }] },
+    }),
+  );
+  return { admin, projectId: project.id, bot, services: created, bundleId: bundle.bundle.id };
+}
+
+export async function openSession(api: TestApi, world: World<string>): Promise<{ id: string; token: string }> {
+  const body = await ok(api.request("POST", "/api/v1/agent-vault/sessions", { token: world.bot.token, body: { bundleId: world.bundleId } }));
+  return { id: body.session.id, token: body.token };
+}
+
+/** A registered, not yet enrolled proxy: its id and one-time enrollment token. */
+export async function registeredProxy(api: TestApi, admin: string, body: Record<string, unknown> = {}) {
+  const registered = await registerProxy(api, admin, body);
+  return { id: registered.id, enrollmentToken: registered.token };
+}
