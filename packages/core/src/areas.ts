@@ -1,6 +1,14 @@
 import { adminOperations } from "./admin/operations.js";
 import { accessBundleOperations, agentProxyOperations, agentSessionOperations, proxiedServiceOperations } from "./agent-proxies/operations.js";
 import { authOperations } from "./auth/operations.js";
+import {
+  alertOperations,
+  certificateAuthorityOperations,
+  certificateOperations,
+  certificateProfileOperations,
+  discoveryOperations,
+  installationOperations,
+} from "./certificates/operations.js";
 import { identityOperations } from "./identities/operations.js";
 import { membershipOperations } from "./memberships/operations.js";
 import { organizationOperations } from "./organizations/operations.js";
@@ -40,6 +48,12 @@ export const areas = {
   agentSessions: agentSessionOperations,
   proxiedServices: proxiedServiceOperations,
   events: eventOperations,
+  certificateAuthorities: certificateAuthorityOperations,
+  certificateProfiles: certificateProfileOperations,
+  certificates: certificateOperations,
+  discovery: discoveryOperations,
+  installations: installationOperations,
+  alerts: alertOperations,
 };
 
 export type Areas = typeof areas;

@@ -12,6 +12,17 @@ export interface StrongroomConfig {
   smtpUrl?: string;
   /** Sender address of alert e-mails. */
   smtpFrom: string;
+  /** Discovery scans: TLS handshakes in flight at once per scan. Default 16. */
+  scanConcurrency: number;
+  /** Discovery scans: limit per target from dialling to the end of the handshake, ms. Default 5000. */
+  scanTimeoutMs: number;
+  /**
+   * Extra PEM CA certificate(s) trusted for alert webhooks, on top of the system roots: for
+   * receivers behind a private CA (and tests). Default none.
+   */
+  webhookCa?: string;
+  /** Alert webhooks: limit per delivery, ms. Default 10000. */
+  webhookTimeoutMs: number;
 }
 
 export const defaultConfig: StrongroomConfig = {
@@ -20,6 +31,9 @@ export const defaultConfig: StrongroomConfig = {
   identityTokenTtlSeconds: 30 * 24 * 60 * 60,
   loginLockout: { maxFailures: 3, lockSeconds: 5 * 60 },
   smtpFrom: "strongroom@localhost",
+  scanConcurrency: 16,
+  scanTimeoutMs: 5000,
+  webhookTimeoutMs: 10_000,
 };
 
 export function resolveConfig(config: Partial<StrongroomConfig> = {}): StrongroomConfig {

@@ -18,3 +18,4 @@ export { agentProxyTables } from "./agent-proxies/tables.js";
 export { purgeLapsedAgentRecords } from "./agent-proxies/housekeeping.js";
 export { claimPeriod, createScheduler, scheduledJobs, type ScheduledJob, type Scheduler } from "./jobs/index.js";
 export * from "./certificates/index.js";
+export { settleBackgroundScans } from "./certificates/discovery-scan.js";

@@ -10,6 +10,7 @@ import type { Storage } from "./storage/table.js";
 import { authenticate } from "./auth/authenticate.js";
 import { createScheduler, scheduledJobs, type Scheduler } from "./jobs/index.js";
 import { subscriptionsOf } from "./events/registry.js";
+import { settleBackgroundScans } from "./certificates/discovery-scan.js";
 
 export interface StrongroomOptions {
   storage: Storage;
@@ -85,6 +86,8 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      // a discovery scan still running would otherwise lose its final write
+      await settleBackgroundScans(ctx);
       // ends embedded `for await` consumers too; HTTP streams are ended by the adapter's shutdown
       subscriptionsOf(ctx).endAll();
       await ctx.bus.close();

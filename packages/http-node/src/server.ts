@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer } from "./listen.js";
@@ -31,7 +31,12 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       storage,
       bus,
       rootKey,
-      config: { allowPrivateTargets: settings.allowPrivateTargets, ...(settings.smtpUrl ? { smtpUrl: settings.smtpUrl } : {}) },
+      config: {
+        allowPrivateTargets: settings.allowPrivateTargets,
+        ...(settings.smtpUrl ? { smtpUrl: settings.smtpUrl } : {}),
+        ...(settings.smtpFrom ? { smtpFrom: settings.smtpFrom } : {}),
+        ...(settings.webhookCaFile ? { webhookCa: await readFile(settings.webhookCaFile, "utf8") } : {}),
+      },
     });
   } catch (thrown) {
     await bus?.close();

@@ -10,6 +10,8 @@ export interface ServerEnv {
   STRONGROOM_ROOT_KEY?: string;
   STRONGROOM_ALLOW_PRIVATE_TARGETS?: string;
   SMTP_URL?: string;
+  SMTP_FROM?: string;
+  STRONGROOM_WEBHOOK_CA?: string;
   STRONGROOM_RATE_LIMIT?: string;
   STRONGROOM_SCHEDULER_TICK_MS?: string;
   [name: string]: string | undefined;
@@ -24,6 +26,10 @@ export interface ServerSettings {
   rootKey?: string;
   allowPrivateTargets: boolean;
   smtpUrl?: string;
+  /** Sender of alert e-mails. */
+  smtpFrom?: string;
+  /** Path of a PEM file of extra CAs trusted for alert webhooks. */
+  webhookCaFile?: string;
   rateLimit?: RateLimitOptions;
   /** How often the node looks for due scheduled jobs (each period runs on one node only). */
   schedulerTickMs: number;
@@ -45,6 +51,8 @@ export function readServerSettings(env: ServerEnv): ServerSettings {
     rootKey: env.STRONGROOM_ROOT_KEY?.trim() || undefined,
     allowPrivateTargets: env.STRONGROOM_ALLOW_PRIVATE_TARGETS?.trim().toLowerCase() === "true",
     smtpUrl: env.SMTP_URL?.trim() || undefined,
+    smtpFrom: env.SMTP_FROM?.trim() || undefined,
+    webhookCaFile: env.STRONGROOM_WEBHOOK_CA?.trim() || undefined,
     rateLimit: env.STRONGROOM_RATE_LIMIT?.trim() ? parseRateLimit(env.STRONGROOM_RATE_LIMIT) : undefined,
     schedulerTickMs: positiveInteger(env.STRONGROOM_SCHEDULER_TICK_MS, "STRONGROOM_SCHEDULER_TICK_MS", 30_000),
   };

@@ -34,6 +34,8 @@ describe("server settings", () => {
       DATABASE_URL: "postgresql://u:p@db/strongroom",
       STRONGROOM_ALLOW_PRIVATE_TARGETS: "true",
       SMTP_URL: "smtp://mail:25",
+      SMTP_FROM: "alerts@example.com",
+      STRONGROOM_WEBHOOK_CA: "/etc/strongroom/webhook-ca.pem",
       STRONGROOM_RATE_LIMIT: "10:20",
       STRONGROOM_SCHEDULER_TICK_MS: "5000",
     });
@@ -45,6 +47,8 @@ describe("server settings", () => {
       rootKey: undefined,
       allowPrivateTargets: true,
       smtpUrl: "smtp://mail:25",
+      smtpFrom: "alerts@example.com",
+      webhookCaFile: "/etc/strongroom/webhook-ca.pem",
       rateLimit: { requestsPerSecond: 10, burst: 20 },
       schedulerTickMs: 5000,
     });

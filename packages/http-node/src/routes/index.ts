@@ -1,4 +1,5 @@
 import { agentVaultRoutes } from "./agent-vault.js";
+import { certificateRoutes } from "./certificates.js";
 import { eventRoutes } from "./events.js";
 import { foundationRoutes } from "./foundation.js";
 import { permissionRoutes } from "./permissions.js";
@@ -8,4 +9,4 @@ import { secretRoutes } from "./secrets.js";
 export type { EventStream, HttpMethod, Route, SseFrame } from "./route.js";
 
 /** Every route the server answers. Each area keeps its rows in its own file; add the file here. */
-export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes, ...eventRoutes, ...agentVaultRoutes];
+export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes, ...eventRoutes, ...agentVaultRoutes, ...certificateRoutes];
