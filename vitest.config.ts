@@ -21,5 +21,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    setupFiles: ["./vitest.setup.ts"],
   },
 });

@@ -50,8 +50,12 @@ export function formatHostPort(host: string, port: number): string {
 function parseIpv6(text: string): HostParse {
   // The WHATWG URL parser produces the RFC 5952 form; it refuses zone ids, which have no meaning
   // beyond the proxy's own machine.
+  // Only hex digits, colons and dots (an embedded IPv4) may reach the URL parser: anything else,
+  // such as "@" or "/", would make it read the text as user info or a path instead.
+  if (!/^[0-9a-fA-F:.]+$/.test(text)) return { problem: "not a valid IPv6 address" };
   try {
     const bracketed = new URL(`http://[${text}]/`).hostname;
+    if (!bracketed.startsWith("[")) return { problem: "not a valid IPv6 address" };
     return { host: { kind: "ipv6", name: bracketed.slice(1, -1) } };
   } catch {
     return { problem: "not a valid IPv6 address" };

@@ -112,6 +112,10 @@ describe("normalizeHost", () => {
     ["bad\r\nhost", null],
     ["2130706433", null],
     ["*.example.com", null],
+    // colons make these look like IPv6; "@" and "/" must not turn them into user info or a path
+    ["@!/:", null],
+    ["[a@b:c]", null],
+    ["x:y/z", null],
   ])("%j → %j", (input, expected) => {
     expect(normalizeHost(input)).toBe(expected);
   });
