@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Actor } from "./actor.js";
+import { accessCaches } from "./access/access-cache.js";
 import type { Context } from "./context.js";
 import { BadRequestError, UnauthorizedError, UniqueViolationError, ValidationError } from "./errors.js";
 
@@ -19,6 +20,13 @@ export interface OperationDef<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   readonly audience: Audience;
   readonly input: I;
   readonly output: O;
+  /**
+   * False for an operation that never writes what access decisions read: access tokens,
+   * identities, users' organization memberships, projects and their environments, project
+   * memberships and their roles, custom roles, privileges. Any other operation (the default) drops the instance's cached
+   * tokens and access when it starts and again when it ends, so its changes apply at once.
+   */
+  readonly changesAccess?: boolean;
   run(ctx: Context, actor: Actor, input: z.output<I>): Promise<z.input<O>>;
 }
 
@@ -35,12 +43,23 @@ export function toValidationError(error: z.ZodError): ValidationError {
   );
 }
 
+/** Marks operations that leave access alone (see `OperationDef.changesAccess`). */
+export function leavingAccessAlone<T extends Record<string, OperationDef<any, any>>>(operations: T): T {
+  const marked: Record<string, OperationDef<any, any>> = {};
+  for (const [name, def] of Object.entries(operations)) marked[name] = { ...def, changesAccess: false };
+  return marked as T;
+}
+
 /** Wraps a definition into the callable the core exposes: audience check, input validation, run. */
 export function bindOperation<I extends z.ZodType, O extends z.ZodType>(ctx: Context, def: OperationDef<I, O>) {
+  const caches = def.changesAccess === false ? undefined : accessCaches(ctx);
   return async (actor: Actor, rawInput: z.input<I>): Promise<z.output<O>> => {
     assertAudience(def.audience, actor);
     const parsed = def.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw toValidationError(parsed.error);
+    // Dropped as the change starts, so nothing read before it is served while it may be committing,
+    // and again as it ends, for what was read while it ran.
+    caches?.changed();
     try {
       return (await def.run(ctx, actor, parsed.data)) as z.output<O>;
     } catch (error) {
@@ -49,6 +68,8 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType>(ctx: Con
         throw new BadRequestError(`A record with the same ${error.columns.join(", ")} already exists`);
       }
       throw error;
+    } finally {
+      caches?.changed();
     }
   };
 }

@@ -102,10 +102,10 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
 
     state.token = bearerToken(req.headers.authorization);
     const actor = await strongroom.authenticate(state.token);
-    const actorKey = rateKey(actor);
+    const actorKey = limiter && rateKey(actor);
     if (limiter && actorKey) checkRate(limiter, actorKey);
 
-    const body = await readJsonBody(req, maxBodyBytes);
+    const body = hasBody(req) ? await readJsonBody(req, maxBodyBytes) : {};
     const input = assembleInput(body, queryInput(route, search), params);
     const result = await strongroom.invoke(route.operation, actor, input);
     const status = route.status ?? 200;
@@ -209,6 +209,15 @@ interface RequestState {
 }
 
 function ignore(): void {}
+
+/**
+ * Whether the request carries a body at all (RFC 9112 §6.3: only a Content-Length or a
+ * Transfer-Encoding announces one). Without one, reading would yield `{}` a stream event later.
+ */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+}
 
 function isEventStream(value: unknown): value is EventStream {
   const candidate = value as Partial<EventStream> | null;

@@ -35,12 +35,10 @@ function decodeValue(kind: ColumnKind, value: unknown): unknown {
   }
 }
 
-/** Every column of the table, in declaration order; a missing value is NULL. */
-export function encodeRow(def: TableDef, row: Record<string, unknown>, dialect: Dialect): Record<string, unknown> {
-  for (const name of Object.keys(row)) columnOf(def, name);
-  const out: Record<string, unknown> = {};
-  for (const [name, column] of Object.entries(def.columns)) out[name] = encodeValue(column.kind, row[name], dialect);
-  return out;
+/** Appends every column's value to `out`, in declaration order; a missing value is NULL. */
+export function encodeRowInto(out: unknown[], def: TableDef, row: Record<string, unknown>, dialect: Dialect): void {
+  for (const name in row) columnOf(def, name);
+  for (const [name, column] of columnsOf(def)) out.push(encodeValue(column.kind, row[name], dialect));
 }
 
 /** Only the fields the patch sets; `undefined` means "leave as is". */
@@ -54,6 +52,15 @@ export function encodePatch(def: TableDef, patch: Record<string, unknown>, diale
 
 export function decodeRow(def: TableDef, raw: Record<string, unknown>): Row {
   const out: Record<string, unknown> = {};
-  for (const [name, column] of Object.entries(def.columns)) out[name] = decodeValue(column.kind, raw[name]);
+  for (const [name, column] of columnsOf(def)) out[name] = decodeValue(column.kind, raw[name]);
   return out as Row;
+}
+
+const columnLists = new WeakMap<TableDef, [string, Column][]>();
+
+/** A table's columns in declaration order, listed once rather than on every row. */
+function columnsOf(def: TableDef): [string, Column][] {
+  let list = columnLists.get(def);
+  if (!list) columnLists.set(def, (list = Object.entries(def.columns)));
+  return list;
 }

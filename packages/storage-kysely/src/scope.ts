@@ -1,5 +1,6 @@
-import { type Kysely, sql } from "kysely";
+import { type CompiledQuery, type Kysely, sql } from "kysely";
 import type { Dialect } from "./dialect.js";
+import type { ReadNow } from "./storage.js";
 
 /**
  * Where a storage's statements run: the database itself, or one open transaction. Inside a
@@ -15,7 +16,16 @@ export class Scope {
     readonly db: Kysely<any>,
     readonly dialect: Dialect,
     readonly inTransaction: boolean,
+    /** Only outside a transaction: inside one, statements must take their turn on its connection. */
+    readonly readNow: ReadNow | undefined,
   ) {}
+
+  /** Runs a read: at once where the driver allows (see `KyselyStorageOptions.readNow`), else in turn. */
+  async read(query: CompiledQuery): Promise<Record<string, unknown>[]> {
+    const rows = this.readNow?.(query.sql, query.parameters);
+    if (rows) return rows;
+    return this.run(async (db) => (await db.executeQuery<Record<string, unknown>>(query)).rows);
+  }
 
   run<T>(fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
     if (!this.inTransaction) return fn(this.db);

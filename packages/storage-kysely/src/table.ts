@@ -1,18 +1,34 @@
 import { type FindOptions, type Table, type TableDef, UniqueViolationError, type Where } from "@strongroom/core";
-import type { Kysely } from "kysely";
-import { columnOf, decodeRow, encodePatch, encodeRow } from "./codec.js";
+import type { Compilable, Kysely } from "kysely";
+import { columnOf, decodeRow, encodePatch, encodeRowInto } from "./codec.js";
+import { CompiledCache } from "./compiled-cache.js";
 import type { Scope } from "./scope.js";
 import { hasConditions, whereClause } from "./where.js";
+import { whereParams } from "./where-params.js";
 
 type Row = { id: string } & Record<string, unknown>;
 
-/** The port's `Table`, once, for every table and every Kysely dialect. */
-export function kyselyTable(def: TableDef, scope: Scope): Table<Row> {
+/** What every scope (the database, each transaction) of one table shares: its compiled statements. */
+export interface TableStatements {
+  readonly def: TableDef;
+  readonly cache: CompiledCache;
+}
+
+export const tableStatements = (def: TableDef): TableStatements => ({ def, cache: new CompiledCache() });
+
+/**
+ * The port's `Table`, once, for every table and every Kysely dialect. Every statement is keyed by
+ * its shape (see where-params.ts) and built with Kysely only the first time that shape is seen.
+ */
+export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Table<Row> {
   const { dialect } = scope;
   const columns = Object.keys(def.columns);
   const filtered = <Q extends { where(...args: any[]): any }>(query: Q, where: Where<Row> | undefined): Q =>
     hasConditions(where) ? query.where(whereClause(def, where, dialect)) : query;
-  const select = (db: Kysely<any>, where: Where<Row> | undefined) => filtered(db.selectFrom(def.name).select(columns), where);
+
+  /** Runs a write statement of a known shape in the scope's turn. */
+  const execute = (db: Kysely<any>, key: string, params: unknown[], build: () => Compilable) =>
+    db.executeQuery<Record<string, unknown>>(cache.compile(key, params, build));
 
   /** Unique violations surface as core's error, whichever driver raised them. */
   const write = async <T>(fn: (db: Kysely<any>) => Promise<T>, statements: "one" | "several"): Promise<T> => {
@@ -24,38 +40,64 @@ export function kyselyTable(def: TableDef, scope: Scope): Table<Row> {
     }
   };
 
-  const find = (where?: Where<Row>, options: FindOptions<Row> = {}) =>
-    scope.run(async (db) => {
-      let query = select(db, where);
-      for (const [name, direction] of options.orderBy ?? []) {
-        columnOf(def, name);
-        // NULL sorts as the smallest value on every backend (PostgreSQL's default is the opposite).
-        query = query.orderBy(name, (order) => (direction === "desc" ? order.desc().nullsLast() : order.asc().nullsFirst()));
-      }
-      // SQLite accepts OFFSET only after a LIMIT.
-      const limit = options.limit ?? (options.offset ? Number.MAX_SAFE_INTEGER : undefined);
-      if (limit !== undefined) query = query.limit(limit);
-      if (options.offset) query = query.offset(options.offset);
-      const rows = await query.execute();
-      return rows.map((raw) => decodeRow(def, raw));
-    });
+  const selectQuery = (where: Where<Row> | undefined, options: FindOptions<Row>, limit: number | undefined) => {
+    let query = filtered(scope.db.selectFrom(def.name).select(columns), where);
+    for (const [name, direction] of options.orderBy ?? []) {
+      // NULL sorts as the smallest value on every backend (PostgreSQL's default is the opposite).
+      query = query.orderBy(name, (order) => (direction === "desc" ? order.desc().nullsLast() : order.asc().nullsFirst()));
+    }
+    if (limit !== undefined) query = query.limit(limit);
+    if (options.offset) query = query.offset(options.offset);
+    return query;
+  };
 
-  const count = (where?: Where<Row>) =>
-    scope.run(async (db) => {
-      const query = filtered(db.selectFrom(def.name).select((eb) => eb.fn.countAll().as("n")), where);
-      const { n } = await query.executeTakeFirstOrThrow();
-      return Number(n);
-    });
+  const find = async (where?: Where<Row>, options: FindOptions<Row> = {}) => {
+    const { key, params } = whereParams(def, where, dialect);
+    let shape = `select ${key}`;
+    for (const [name, direction] of options.orderBy ?? []) {
+      columnOf(def, name);
+      shape += ` ${name} ${direction}`;
+    }
+    // SQLite accepts OFFSET only after a LIMIT.
+    const limit = options.limit ?? (options.offset ? Number.MAX_SAFE_INTEGER : undefined);
+    if (limit !== undefined) {
+      shape += " limit";
+      params.push(limit);
+    }
+    if (options.offset) {
+      shape += " offset";
+      params.push(options.offset);
+    }
+    const rows = await scope.read(cache.compile(shape, params, () => selectQuery(where, options, limit)));
+    return rows.map((raw) => decodeRow(def, raw));
+  };
+
+  const count = async (where?: Where<Row>) => {
+    const { key, params } = whereParams(def, where, dialect);
+    const rows = await scope.read(
+      cache.compile(`count ${key}`, params, () => filtered(scope.db.selectFrom(def.name).select((eb) => eb.fn.countAll().as("n")), where)),
+    );
+    return Number(rows[0].n);
+  };
 
   const insertMany = async (rows: Row[]) => {
     if (rows.length === 0) return;
-    const encoded = rows.map((row) => encodeRow(def, row, dialect));
     const perStatement = Math.max(1, Math.floor(dialect.maxParameters / columns.length));
-    const chunks: Record<string, unknown>[][] = [];
-    for (let i = 0; i < encoded.length; i += perStatement) chunks.push(encoded.slice(i, i + perStatement));
+    // Each statement's parameters: its rows' values, row after row, as the compiled insert binds them.
+    const chunks: { rows: Row[]; params: unknown[] }[] = [];
+    for (let i = 0; i < rows.length; i += perStatement) {
+      const chunk = rows.slice(i, i + perStatement);
+      const params: unknown[] = [];
+      for (const row of chunk) encodeRowInto(params, def, row, dialect);
+      chunks.push({ rows: chunk, params });
+    }
+    const encoded = (chunk: Row[], params: unknown[]) =>
+      chunk.map((_, r) => Object.fromEntries(columns.map((name, c) => [name, params[r * columns.length + c]])));
     await write(
       async (db) => {
-        for (const chunk of chunks) await db.insertInto(def.name).values(chunk).execute();
+        for (const chunk of chunks) {
+          await execute(db, `insert ${chunk.rows.length}`, chunk.params, () => db.insertInto(def.name).values(encoded(chunk.rows, chunk.params)));
+        }
       },
       chunks.length > 1 ? "several" : "one",
     );
@@ -71,16 +113,22 @@ export function kyselyTable(def: TableDef, scope: Scope): Table<Row> {
     count,
     async update(where, patch) {
       const changes = encodePatch(def, patch, dialect);
-      if (Object.keys(changes).length === 0) return count(where);
+      const names = Object.keys(changes);
+      if (names.length === 0) return count(where);
+      const { key, params } = whereParams(def, where, dialect);
       const result = await write(
-        (db) => filtered(db.updateTable(def.name).set(changes), where).executeTakeFirst(),
+        (db) =>
+          execute(db, `update ${names.join(",")} ${key}`, [...Object.values(changes), ...params], () =>
+            filtered(db.updateTable(def.name).set(changes), where),
+          ),
         "one",
       );
-      return Number(result.numUpdatedRows);
+      return Number(result.numAffectedRows ?? 0);
     },
     async delete(where) {
-      const result = await scope.run((db) => filtered(db.deleteFrom(def.name), where).executeTakeFirst());
-      return Number(result.numDeletedRows);
+      const { key, params } = whereParams(def, where, dialect);
+      const result = await scope.run((db) => execute(db, `delete ${key}`, params, () => filtered(db.deleteFrom(def.name), where)));
+      return Number(result.numAffectedRows ?? 0);
     },
   };
 }

@@ -60,7 +60,8 @@ function fieldCondition(eb: Builder, def: TableDef, name: string, condition: unk
 /** LIKE with the needle's own %, _ and \ escaped, so they match literally. */
 function contains(def: TableDef, name: string, kind: ColumnKind, needle: string, dialect: Dialect): Expression<SqlBool> {
   if (kind === "integer" || kind === "boolean") throw new Error(`contains needs a text column, not ${def.name}.${name}`);
-  const pattern = `%${needle.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<SqlBool>`${sql.ref(name)} ${sql.raw(dialect.caseInsensitiveLike)} ${pattern} escape '\\'`;
+  return sql<SqlBool>`${sql.ref(name)} ${sql.raw(dialect.caseInsensitiveLike)} ${containsPattern(needle)} escape '\\'`;
 }
+
+export const containsPattern = (needle: string): string => `%${needle.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 

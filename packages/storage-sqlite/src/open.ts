@@ -3,6 +3,7 @@ import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { sqliteDialect } from "./dialect.js";
+import { PreparedStatements } from "./statement-cache.js";
 
 /** Opens (creating if needed) and migrates a database file; tests pass an extended schema. */
 export async function openSqlite(filename: string, schema: Record<string, TableDef> = coreSchema, version = SCHEMA_VERSION): Promise<Storage> {
@@ -16,12 +17,13 @@ export async function openSqlite(filename: string, schema: Record<string, TableD
     database.close();
     throw error;
   }
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database }) });
+  const statements = new PreparedStatements(database);
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: statements.forKysely() }) });
   try {
     await migrate(db, sqliteDialect, { schema, version });
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema });
+  return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema, readNow: statements.readNow });
 }

@@ -12,7 +12,9 @@ import {
 } from "../permissions/index.js";
 import type { Row } from "../storage/schema.js";
 import type { Storage } from "../storage/table.js";
+import { accessCaches } from "./access-cache.js";
 import { orgRoleOf, type OrgRole } from "./org-access.js";
+import { nextTemporaryChange } from "./temporary-change.js";
 
 export type ProjectRow = Row<"projects">;
 export type MembershipRow = Row<"projectMemberships">;
@@ -50,7 +52,32 @@ export async function findVisibleProject(ctx: Context, actor: Actor, ref: Projec
   return { project, orgRole };
 }
 
+/**
+ * The actor's access to a project. Cached per actor and project (see access-cache.ts): an entry
+ * lives until the TTL, until any operation that may change access completes, or until the next
+ * moment a temporary role or privilege of the membership starts or ends, whichever comes first.
+ */
 export async function loadProjectAccess(ctx: Context, actor: Actor, ref: ProjectRef): Promise<ProjectAccess> {
+  const key = accessKey(actor, ref);
+  const now = ctx.clock.now();
+  const caches = accessCaches(ctx);
+  const cached = key === undefined ? undefined : caches.projects.get(key, now.getTime());
+  if (cached) return cached;
+  const version = caches.version;
+  const { access, changesAt } = await readProjectAccess(ctx, actor, ref, now);
+  if (key !== undefined) caches.projects.set(key, access, version, now.getTime(), changesAt);
+  return access;
+}
+
+/** Who asks about which project; undefined for actors whose access is not cached (they have none). */
+function accessKey(actor: Actor, ref: ProjectRef): string | undefined {
+  const project = "projectId" in ref ? `id:${ref.projectId}` : `slug:${ref.projectSlug}`;
+  if (actor.type === "user") return `user:${actor.userId}\u0000${project}`;
+  if (actor.type === "identity") return `identity:${actor.identityId}:${actor.orgId}\u0000${project}`;
+  return undefined;
+}
+
+async function readProjectAccess(ctx: Context, actor: Actor, ref: ProjectRef, now: Date): Promise<{ access: ProjectAccess; changesAt: number }> {
   const { project, orgRole } = await findVisibleProject(ctx, actor, ref);
   const principal = actorPrincipal(actor);
   const membership = principal
@@ -58,11 +85,11 @@ export async function loadProjectAccess(ctx: Context, actor: Actor, ref: Project
         principal.kind === "user" ? { projectId: project.id, userId: principal.id } : { projectId: project.id, identityId: principal.id },
       )
     : undefined;
-  let rules: PermissionRule[] = [];
+  let grants: MembershipGrants = { rules: [], changesAt: Number.POSITIVE_INFINITY };
   // Organization admins administer every project of their organization.
-  if (orgRole === "admin") rules = builtInProjectRoles.admin.permissions;
-  else if (orgRole !== "no-access" && membership) rules = await membershipRules(ctx, ctx.storage, membership);
-  return projectAccessFrom(project, orgRole, membership, rules);
+  if (orgRole === "admin") grants = { rules: builtInProjectRoles.admin.permissions, changesAt: Number.POSITIVE_INFINITY };
+  else if (orgRole !== "no-access" && membership) grants = await membershipGrants(ctx.storage, membership, now);
+  return { access: projectAccessFrom(project, orgRole, membership, grants.rules), changesAt: grants.changesAt };
 }
 
 export function projectAccessFrom(
@@ -92,10 +119,19 @@ export function projectAccessFrom(
 
 /** A membership's rules: its active roles (built-in or custom) then, for identities, its active privileges. */
 export async function membershipRules(ctx: Context, storage: Storage, membership: MembershipRow): Promise<PermissionRule[]> {
-  const now = ctx.clock.now();
-  const roles = (await storage.tables.membershipRoles.find({ membershipId: membership.id })).filter((r) =>
-    isTemporaryActive(r, now),
-  );
+  return (await membershipGrants(storage, membership, ctx.clock.now())).rules;
+}
+
+/** A membership's rules at `now`, and the first moment after it when they change (a temporary grant starts or ends). */
+interface MembershipGrants {
+  rules: PermissionRule[];
+  changesAt: number;
+}
+
+async function membershipGrants(storage: Storage, membership: MembershipRow, now: Date): Promise<MembershipGrants> {
+  const assigned = await storage.tables.membershipRoles.find({ membershipId: membership.id });
+  let changesAt = nextTemporaryChange(assigned, now);
+  const roles = assigned.filter((r) => isTemporaryActive(r, now));
   const rules: PermissionRule[] = [];
   const customIds = roles.filter((r) => r.customRoleId).map((r) => r.customRoleId as string);
   const custom = customIds.length ? await storage.tables.projectRoles.find({ id: { in: customIds } }) : [];
@@ -116,8 +152,9 @@ export async function membershipRules(ctx: Context, storage: Storage, membership
     for (const privilege of privileges) {
       if (isTemporaryActive(privilege, now)) rules.push(...(privilege.permissions as PermissionRule[]));
     }
+    changesAt = Math.min(changesAt, nextTemporaryChange(privileges, now));
   }
-  return rules;
+  return { rules, changesAt };
 }
 
 /** The authorize seam every project-scoped operation calls: load the actor's access, then require the action. */

@@ -7,8 +7,28 @@ export interface Sealed {
   tag: string;
 }
 
+const IV_BYTES = 12;
+const IVS_PER_POOL = 256;
+let ivPool = Buffer.alloc(0);
+let ivOffset = 0;
+
+/**
+ * A fresh random IV. Asking the CSPRNG for 12 bytes costs more than the encryption itself, so
+ * IVs are cut from a larger random block; each block is newly allocated and each slice handed
+ * out once, so no IV repeats and none changes after it was used.
+ */
+function nextIv(): Buffer {
+  if (ivOffset === ivPool.length) {
+    ivPool = randomBytes(IV_BYTES * IVS_PER_POOL);
+    ivOffset = 0;
+  }
+  const iv = ivPool.subarray(ivOffset, ivOffset + IV_BYTES);
+  ivOffset += IV_BYTES;
+  return iv;
+}
+
 export function seal(key: Buffer, plaintext: string | Buffer, aad?: string): Sealed {
-  const iv = randomBytes(12);
+  const iv = nextIv();
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   if (aad) cipher.setAAD(Buffer.from(aad));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);

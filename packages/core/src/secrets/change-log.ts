@@ -53,7 +53,7 @@ export class SecretChangeLog {
       events.push({
         ...base,
         eventType: entry.kind,
-        payload: [...entry.keys].map((secretKey) => ({ ...entry.location, secretKey })),
+        payload: [...entry.keys].map((secretKey) => ({ environment: entry.location.environment, secretPath: entry.location.secretPath, secretKey })),
       });
     }
     for (const location of this.importMutations) events.push({ ...base, eventType: "secret:import-mutation", payload: location });

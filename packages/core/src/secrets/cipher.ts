@@ -1,4 +1,6 @@
+import { makeRoom } from "../access/bounded.js";
 import type { Context } from "../context.js";
+import type { KeyRing } from "../crypto/keyring.js";
 import { openText, packSealed, seal, unpackSealed, type Sealed } from "../crypto/aead.js";
 import { hmacHex } from "../crypto/hash.js";
 import type { Row } from "../storage/schema.js";
@@ -19,10 +21,25 @@ export interface ProjectCipher {
 
 const aad = (secretId: string) => `secret:${secretId}`;
 
-/** One per operation: blind indexes are remembered for its duration, as a batch asks for each name several times. */
+/** Ciphers kept per instance (its key ring) and data key: a key id always names the same key. */
+const ciphers = new WeakMap<KeyRing, Map<string, ProjectCipher>>();
+const MAX_CIPHERS = 1_000;
+/** Blind indexes remembered per cipher: reads ask for the same few names again and again, batches for each name several times. */
+const MAX_REMEMBERED_NAMES = 4_096;
+
 export async function projectCipher(ctx: Context, storage: Storage, project: Row<"projects">): Promise<ProjectCipher> {
-  const dataKey = await ctx.keys.dataKey(storage, project.kmsSecretManagerKeyId);
-  const blindKey = await ctx.keys.blindIndexKey(storage, project.kmsSecretManagerKeyId);
+  const keyId = project.kmsSecretManagerKeyId;
+  let byKey = ciphers.get(ctx.keys);
+  if (!byKey) ciphers.set(ctx.keys, (byKey = new Map()));
+  const cached = byKey.get(keyId);
+  if (cached) return cached;
+  const cipher = cipherOf(await ctx.keys.dataKey(storage, keyId), await ctx.keys.blindIndexKey(storage, keyId));
+  makeRoom(byKey, MAX_CIPHERS);
+  byKey.set(keyId, cipher);
+  return cipher;
+}
+
+function cipherOf(dataKey: Buffer, blindKey: Buffer): ProjectCipher {
   const indexes = new Map<string, string>();
   return {
     seal: (plaintext, secretId) => packSealed(seal(dataKey, plaintext, aad(secretId))),
@@ -30,7 +47,10 @@ export async function projectCipher(ctx: Context, storage: Storage, project: Row
     sealParts: (plaintext, secretId) => seal(dataKey, plaintext, aad(secretId)),
     blindIndex(name) {
       let hash = indexes.get(name);
-      if (hash === undefined) indexes.set(name, (hash = hmacHex(blindKey, name)));
+      if (hash === undefined) {
+        makeRoom(indexes, MAX_REMEMBERED_NAMES);
+        indexes.set(name, (hash = hmacHex(blindKey, name)));
+      }
       return hash;
     },
   };

@@ -67,6 +67,7 @@ export function projectScoped<S extends z.ZodRawShape>(shape: S) {
       };
       const id = projectId ?? workspaceId;
       const project: ProjectRef = id ? { projectId: id } : { projectSlug: (projectSlug ?? workspaceSlug) as string };
-      return { ...(rest as Omit<typeof value, keyof typeof projectRefShape>), project };
+      // `project` first: V8 adds fields that follow a spread through a slow path.
+      return { project, ...(rest as Omit<typeof value, keyof typeof projectRefShape>) };
     });
 }

@@ -1,6 +1,6 @@
-import { newId } from "../ids.js";
 import type { Row } from "../storage/schema.js";
 import type { ProjectCipher } from "./cipher.js";
+import { newRowId } from "./row-ids.js";
 import type { SecretActor } from "./tables.js";
 
 export type SecretRow = Row<"secrets">;
@@ -88,8 +88,9 @@ export function sealContent(cipher: ProjectCipher, secret: PlainSecret): Pick<Se
   };
 }
 
-/** Seals a new secret into its row. */
+/** Seals a new secret into its row (no spreads: see newSecretFrom). */
 export function encodeSecret(cipher: ProjectCipher, secret: PlainSecret, scope: { projectId: string; envId: string }): SecretRow {
+  const { sealed, metadata } = sealContent(cipher, secret);
   return {
     id: secret.id,
     projectId: scope.projectId,
@@ -98,7 +99,8 @@ export function encodeSecret(cipher: ProjectCipher, secret: PlainSecret, scope: 
     keyHash: cipher.blindIndex(secret.key),
     type: secret.type,
     ownerId: secret.ownerId,
-    ...sealContent(cipher, secret),
+    sealed,
+    metadata,
     tagIds: secret.tagIds,
     reminderNote: secret.reminderNote,
     reminderRepeatDays: secret.reminderRepeatDays,
@@ -110,14 +112,17 @@ export function encodeSecret(cipher: ProjectCipher, secret: PlainSecret, scope: 
   };
 }
 
-/** The version row filing a secret's state: the row's own columns, keyed by a new id. */
+/**
+ * The version row filing a secret's state: the row's own columns, keyed by a new id. The fields
+ * the state lacks come before the spread: V8 adds fields that follow a spread through a slow path.
+ */
 export function versionOf(row: SecretRow): SecretVersionRow {
   const { id, updatedAt, createdAt: _created, ...state } = row;
-  return { ...state, id: newId(), secretId: id, createdAt: updatedAt };
+  return { id: newRowId(), secretId: id, createdAt: updatedAt, ...state };
 }
 
 /** A version row read back as the secret it was. */
 export function rowOfVersion(version: SecretVersionRow, current: { createdAt: string }): SecretRow {
   const { secretId, createdAt, id: _id, ...state } = version;
-  return { ...state, id: secretId, createdAt: current.createdAt, updatedAt: createdAt };
+  return { id: secretId, createdAt: current.createdAt, updatedAt: createdAt, ...state };
 }

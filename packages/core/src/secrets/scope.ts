@@ -1,3 +1,4 @@
+import { accessCaches } from "../access/access-cache.js";
 import { loadProjectAccess, type ProjectAccess, type ProjectRef, type ProjectRow } from "../access/project-access.js";
 import type { Actor } from "../actor.js";
 import type { Context } from "../context.js";
@@ -24,6 +25,23 @@ export async function openProject(ctx: Context, actor: Actor, ref: ProjectRef): 
 
 /** Unknown projects and unknown or soft-deleted environments are 404. */
 export async function openEnvironment(ctx: Context, actor: Actor, ref: ProjectRef, environment: string): Promise<EnvironmentScope> {
-  const scope = await openProject(ctx, actor, ref);
-  return { ...scope, env: await requireEnvironment(ctx.storage, scope.project.id, environment) };
+  const { access, project, cipher } = await openProject(ctx, actor, ref);
+  return { access, project, cipher, env: await liveEnvironment(ctx, project.id, environment) };
+}
+
+/**
+ * `requireEnvironment`, cached alongside access: an environment is created, renamed or deleted
+ * only by operations that drop the access caches, so changes made here apply at once and those
+ * made by other nodes within the caches' TTL (see access-cache.ts). Unknown slugs are not cached.
+ */
+async function liveEnvironment(ctx: Context, projectId: string, slug: string): Promise<EnvironmentRow> {
+  const caches = accessCaches(ctx);
+  const key = `${projectId}\u0000${slug}`;
+  const now = ctx.clock.now().getTime();
+  const cached = caches.environments.get(key, now);
+  if (cached) return cached;
+  const version = caches.version;
+  const env = await requireEnvironment(ctx.storage, projectId, slug);
+  caches.environments.set(key, env, version, now);
+  return env;
 }

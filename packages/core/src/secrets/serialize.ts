@@ -2,6 +2,7 @@ import type { Row } from "../storage/schema.js";
 import type { ProjectCipher } from "./cipher.js";
 import type { PlainSecret } from "./model.js";
 import type { SecretObject } from "./schemas.js";
+import type { SecretActor } from "./tables.js";
 
 export type TagRow = Row<"secretTags">;
 
@@ -20,6 +21,15 @@ export const tagsOf = (tagIds: readonly string[], tags: ReadonlyMap<string, TagR
     const tag = tags.get(id);
     return tag ? [tag] : [];
   });
+
+/** The answer's `actor`: the stored one plus `groupId`, field by field (a spread followed by a new field is slow in V8). */
+const actorObject = (actor: SecretActor) => ({
+  actorId: actor.actorId,
+  actorType: actor.actorType,
+  name: actor.name,
+  membershipId: actor.membershipId,
+  groupId: null,
+});
 
 /** `hidden`: the caller may describe the secret but not read its value, which was left sealed. */
 export function toSecretObject(secret: PlainSecret, around: SecretSurroundings, hidden: boolean): SecretObject {
@@ -44,7 +54,7 @@ export function toSecretObject(secret: PlainSecret, around: SecretSurroundings, 
     secretMetadata: secret.metadata.map((m) => ({ key: m.key, value: hidden && m.isEncrypted ? "" : m.value, isEncrypted: m.isEncrypted })),
     isRotatedSecret: false,
     rotationId: null,
-    actor: secret.actor ? { ...secret.actor, groupId: null } : null,
+    actor: secret.actor ? actorObject(secret.actor) : null,
     createdAt: secret.createdAt,
     updatedAt: secret.updatedAt,
   };

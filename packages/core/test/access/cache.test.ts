@@ -1,0 +1,194 @@
+import { describe, expect, it } from "vitest";
+import {
+  anonymous,
+  createMemoryStorage,
+  createStrongroom,
+  generateRootKey,
+  ManualClock,
+  StrongroomError,
+  type Actor,
+  type Storage,
+  type Strongroom,
+} from "@strongroom/core";
+import { ACCESS_CACHE_TTL_MS } from "../../src/access/access-cache.js";
+
+/**
+ * The access caches (tokens by hash, access per actor and project, live environments): what an
+ * operation changes applies at once on its instance; what another node changes, within
+ * ACCESS_CACHE_TTL_MS; expiry of tokens and temporary grants is judged by the clock every time.
+ */
+
+const PASSWORD = "a long enough password";
+
+interface Node {
+  sr: Strongroom;
+  admin: Actor;
+}
+
+interface World {
+  storage: Storage;
+  clock: ManualClock;
+  rootKey: string;
+  /** The node everything was set up on. */
+  a: Node;
+  orgId: string;
+  projectId: string;
+  /** A user with the project role `member`, its token and membership. */
+  token: string;
+  membershipId: string;
+}
+
+async function world(): Promise<World> {
+  const storage = createMemoryStorage();
+  const clock = new ManualClock("2026-03-01T00:00:00.000Z");
+  const rootKey = generateRootKey();
+  const sr = await createStrongroom({ storage, rootKey, clock });
+  const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: PASSWORD, organization: "Acme" });
+  const admin = await sr.authenticate(boot.identity.credentials.token);
+  const { project } = await sr.projects.create(admin, { projectName: "Payments" });
+  await sr.secrets.create(admin, { projectId: project.id, environment: "dev", secretPath: "/", secretName: "API_KEY", secretValue: "s3cret" });
+  const email = "dev@acme.test";
+  const { user } = await sr.organizations.createUser(admin, { orgId: boot.organization.id, email, password: PASSWORD });
+  await sr.memberships.addUsers(admin, { projectId: project.id, usernames: [email], roleSlugs: ["member"] });
+  const { accessToken } = await sr.auth.login(anonymous, { email, password: PASSWORD });
+  const membership = await storage.tables.projectMemberships.findOne({ projectId: project.id, userId: user.id });
+  return {
+    storage,
+    clock,
+    rootKey,
+    a: { sr, admin },
+    orgId: boot.organization.id,
+    projectId: project.id,
+    token: accessToken,
+    membershipId: membership!.id,
+  };
+}
+
+/** A second node: another instance on the same storage, with its own caches. */
+async function secondNode(w: World): Promise<Node> {
+  const sr = await createStrongroom({ storage: w.storage, rootKey: w.rootKey, clock: w.clock });
+  return { sr, admin: w.a.admin };
+}
+
+/** The status a read of the world's secret ends with, by the world's user (200 when it succeeds). */
+async function readStatus(w: World, node: Node, token = w.token): Promise<number> {
+  try {
+    const actor = await node.sr.authenticate(token);
+    await node.sr.secrets.get(actor, { projectId: w.projectId, environment: "dev", secretPath: "/", secretName: "API_KEY" });
+    return 200;
+  } catch (error) {
+    if (error instanceof StrongroomError) return error.status;
+    throw error;
+  }
+}
+
+const revokeInStorage = (w: World) =>
+  w.storage.tables.accessTokens.update({ revokedAt: null, actorType: "user" }, { revokedAt: w.clock.now().toISOString() });
+
+const setRoles = (w: World, node: Node, roles: Record<string, unknown>[]) =>
+  node.sr.memberships.updateRoles(node.admin, { projectId: w.projectId, membershipId: w.membershipId, roles } as never);
+
+describe("access caches", () => {
+  it("keep their bound for other nodes within 5 s", () => {
+    expect(ACCESS_CACHE_TTL_MS).toBeGreaterThan(0);
+    expect(ACCESS_CACHE_TTL_MS).toBeLessThanOrEqual(5_000);
+  });
+
+  it("apply a role change made on the same node at once", async () => {
+    const w = await world();
+    expect(await readStatus(w, w.a)).toBe(200);
+    await setRoles(w, w.a, [{ role: "no-access", isTemporary: false }]);
+    expect(await readStatus(w, w.a)).toBe(403);
+    await setRoles(w, w.a, [{ role: "viewer", isTemporary: false }]);
+    expect(await readStatus(w, w.a)).toBe(200);
+  });
+
+  it("apply a custom role's new permissions on the same node at once", async () => {
+    const w = await world();
+    const { sr, admin } = w.a;
+    const reader = [{ subject: "secrets", action: ["read"] }];
+    await sr.customRoles.create(admin, { projectId: w.projectId, slug: "reader", name: "Reader", permissions: reader } as never);
+    await setRoles(w, w.a, [{ role: "reader", isTemporary: false }]);
+    expect(await readStatus(w, w.a)).toBe(200);
+    const role = await w.storage.tables.projectRoles.findOne({ projectId: w.projectId, slug: "reader" });
+    const tagsOnly = [{ subject: "tags", action: ["read"] }];
+    await sr.customRoles.update(admin, { projectId: w.projectId, roleId: role!.id, permissions: tagsOnly } as never);
+    expect(await readStatus(w, w.a)).toBe(403);
+  });
+
+  it("apply an environment's deletion on the same node at once", async () => {
+    const w = await world();
+    expect(await readStatus(w, w.a)).toBe(200);
+    const env = await w.storage.tables.environments.findOne({ projectId: w.projectId, slug: "dev" });
+    await w.a.sr.environments.delete(w.a.admin, { projectId: w.projectId, id: env!.id });
+    expect(await readStatus(w, w.a)).toBe(404);
+  });
+
+  it("drop cached tokens on the node of any operation that may change access, such as one revoking tokens", async () => {
+    const w = await world();
+    expect(await readStatus(w, w.a)).toBe(200);
+    // The write a revoking operation makes, then an operation of the same kind (outside the secrets area).
+    await revokeInStorage(w);
+    await w.a.sr.organizations.createUser(w.a.admin, { orgId: w.orgId, email: "other@acme.test", password: PASSWORD });
+    expect(await readStatus(w, w.a)).toBe(401);
+  });
+
+  it("reject a token revoked by another node within the TTL", async () => {
+    const w = await world();
+    const b = await secondNode(w);
+    expect(await readStatus(w, b)).toBe(200);
+    await revokeInStorage(w);
+    w.clock.advance(ACCESS_CACHE_TTL_MS);
+    expect(await readStatus(w, b)).toBe(401);
+  });
+
+  it("apply a role change made on another node within the TTL", async () => {
+    const w = await world();
+    const b = await secondNode(w);
+    expect(await readStatus(w, b)).toBe(200);
+    await setRoles(w, w.a, [{ role: "no-access", isTemporary: false }]);
+    expect(await readStatus(w, w.a)).toBe(403);
+    w.clock.advance(ACCESS_CACHE_TTL_MS);
+    expect(await readStatus(w, b)).toBe(403);
+  });
+
+  it("judge a cached token's expiry by the clock on every request", async () => {
+    const w = await world();
+    const row = await w.storage.tables.accessTokens.findOne({ actorType: "user", revokedAt: null });
+    w.clock.set(new Date(row!.expiresAt).getTime() - 1);
+    expect(await readStatus(w, w.a)).toBe(200);
+    w.clock.advance(1);
+    expect(await readStatus(w, w.a)).toBe(401);
+  });
+
+  it("end and start temporary roles at their exact moments, not at the TTL", async () => {
+    const w = await world();
+    const start = new Date(w.clock.now().getTime() - 9_000).toISOString();
+    // Member for 10 s from 9 s ago: 1 s left.
+    await setRoles(w, w.a, [
+      { role: "no-access", isTemporary: false },
+      { role: "member", isTemporary: true, temporaryMode: "relative", temporaryRange: "10s", temporaryAccessStartTime: start },
+    ]);
+    expect(await readStatus(w, w.a)).toBe(200);
+    w.clock.advance(1_000);
+    expect(await readStatus(w, w.a)).toBe(403);
+
+    // Member for 10 s from 1 s ahead.
+    const later = new Date(w.clock.now().getTime() + 1_000).toISOString();
+    await setRoles(w, w.a, [
+      { role: "no-access", isTemporary: false },
+      { role: "member", isTemporary: true, temporaryMode: "relative", temporaryRange: "10s", temporaryAccessStartTime: later },
+    ]);
+    expect(await readStatus(w, w.a)).toBe(403);
+    w.clock.advance(1_000);
+    expect(await readStatus(w, w.a)).toBe(200);
+  });
+
+  it("do not serve an entry when the clock is set back before it was read", async () => {
+    const w = await world();
+    expect(await readStatus(w, w.a)).toBe(200);
+    await revokeInStorage(w);
+    w.clock.advance(-1);
+    expect(await readStatus(w, w.a)).toBe(401);
+  });
+});
