@@ -5,7 +5,7 @@
  * The full run rewrites bench/RESULTS.md with the date, the machine and the table.
  */
 import { readdir, writeFile } from "node:fs/promises";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { BenchRow, BenchSection } from "./types.js";
 
@@ -13,6 +13,7 @@ const quick = process.env.BENCH_QUICK === "1" || process.env.BENCH_QUICK === "tr
 const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim());
 const sectionsDir = fileURLToPath(new URL("./sections/", import.meta.url));
 
+const loadAtStart = loadavg()[0].toFixed(2);
 const files = (await readdir(sectionsDir)).filter((f) => f.endsWith(".ts")).sort();
 const rows: BenchRow[] = [];
 const failures: string[] = [];
@@ -39,7 +40,7 @@ const table = [
   ...rows.map((r) => `| ${r.section} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met ? "yes" : "**no**"} |`),
 ].join("\n");
 
-const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${process.platform}/${process.arch}`;
+const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, ${process.platform}/${process.arch}, load average ${loadAtStart} at start`;
 console.log(`\n${table}\n`);
 console.log(`${rows.filter((r) => r.met).length}/${rows.length} targets met; ${((Date.now() - started) / 1000).toFixed(1)} s; ${machine}`);
 
