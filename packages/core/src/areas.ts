@@ -24,36 +24,41 @@ import { folderOperations } from "./folders/operations.js";
 import { secretImportOperations } from "./secret-imports/operations.js";
 import { secretOperations } from "./secrets/operations.js";
 import { tagOperations } from "./tags/operations.js";
+import { leavingAccessAlone as quiet } from "./operation.js";
 
-/** Every area's operations; `createStrongroom` exposes them as `strongroom.<area>.<operation>`. */
+/**
+ * Every area's operations; `createStrongroom` exposes them as `strongroom.<area>.<operation>`.
+ * Operations clear this node's token, access and environment caches unless marked `quiet`: reads,
+ * and areas whose writes cannot change who may do what.
+ */
 export const areas = {
-  system: systemOperations,
+  system: quiet(systemOperations),
   admin: adminOperations,
   auth: authOperations,
   organizations: organizationOperations,
   identities: identityOperations,
-  projects: projectOperations,
-  roles: roleOperations,
-  customRoles: customRoleOperations,
-  privilegesV1: privilegeV1Operations,
-  privilegesV2: privilegeV2Operations,
-  memberships: membershipOperations,
+  projects: quiet(projectOperations, ["get"]),
+  roles: quiet(roleOperations),
+  customRoles: quiet(customRoleOperations, ["list", "get"]),
+  privilegesV1: quiet(privilegeV1Operations, ["list", "get"]),
+  privilegesV2: quiet(privilegeV2Operations, ["list", "get", "getBySlug"]),
+  memberships: quiet(membershipOperations, ["details"]),
   environments: environmentOperations,
-  folders: folderOperations,
-  tags: tagOperations,
-  secretImports: secretImportOperations,
+  folders: quiet(folderOperations),
+  tags: quiet(tagOperations),
+  secretImports: quiet(secretImportOperations),
   secrets: secretOperations,
-  agentProxies: agentProxyOperations,
-  accessBundles: accessBundleOperations,
+  agentProxies: quiet(agentProxyOperations, ["list", "get", "config", "resolve"]),
+  accessBundles: quiet(accessBundleOperations, ["list", "get"]),
   agentSessions: agentSessionOperations,
-  proxiedServices: proxiedServiceOperations,
-  events: eventOperations,
-  certificateAuthorities: certificateAuthorityOperations,
-  certificateProfiles: certificateProfileOperations,
-  certificates: certificateOperations,
-  discovery: discoveryOperations,
-  installations: installationOperations,
-  alerts: alertOperations,
+  proxiedServices: quiet(proxiedServiceOperations, ["list", "get"]),
+  events: quiet(eventOperations),
+  certificateAuthorities: quiet(certificateAuthorityOperations),
+  certificateProfiles: quiet(certificateProfileOperations),
+  certificates: quiet(certificateOperations),
+  discovery: quiet(discoveryOperations),
+  installations: quiet(installationOperations),
+  alerts: quiet(alertOperations),
 };
 
 export type Areas = typeof areas;

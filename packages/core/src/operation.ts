@@ -43,10 +43,15 @@ export function toValidationError(error: z.ZodError): ValidationError {
   );
 }
 
-/** Marks operations that leave access alone (see `OperationDef.changesAccess`). */
-export function leavingAccessAlone<T extends Record<string, OperationDef<any, any>>>(operations: T): T {
+/**
+ * Marks operations that leave access alone (see `OperationDef.changesAccess`): all of them, or
+ * only those named in `only`.
+ */
+export function leavingAccessAlone<T extends Record<string, OperationDef<any, any>>>(operations: T, only?: readonly (keyof T & string)[]): T {
   const marked: Record<string, OperationDef<any, any>> = {};
-  for (const [name, def] of Object.entries(operations)) marked[name] = { ...def, changesAccess: false };
+  for (const [name, def] of Object.entries(operations)) {
+    marked[name] = !only || only.includes(name) ? { ...def, changesAccess: false } : def;
+  }
   return marked as T;
 }
 
