@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Actor } from "../actor.js";
 import type { Context } from "../context.js";
 import { requireEnvironment, type EnvironmentRow } from "../environments/lookup.js";
+import { deleteServices } from "../agent-proxies/service-records.js";
 import { BadRequestError, NotFoundError } from "../errors.js";
 import { newId } from "../ids.js";
 import { defineOperation } from "../operation.js";
@@ -162,6 +163,8 @@ export const folderOperations = {
         await tx.tables.secrets.delete({ folderId: { in: ids } });
         await tx.tables.secretImports.delete({ folderId: { in: ids } });
         await tx.tables.secretFolders.delete({ id: { in: ids } });
+        // proxied services live in folders: they go with them, out of their access bundles too
+        await deleteServices(tx, await tx.tables.proxiedServices.find({ folderId: { in: ids } }), ctx.clock.now().toISOString());
         return { folder: toFolder(target) };
       });
     },
