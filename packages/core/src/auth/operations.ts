@@ -15,6 +15,23 @@ const tokenResponse = z.object({
 });
 
 export const authOperations = {
+  revokeToken: defineOperation({
+    name: "revokeToken",
+    summary: "Revoke an access token; holding the token is what entitles the caller to revoke it",
+    audience: "public",
+    input: z.object({ accessToken: z.string().min(1).max(512) }),
+    output: z.object({ message: z.string() }),
+    async run(ctx, _actor, input) {
+      const revoked = await ctx.storage.tables.accessTokens.update(
+        { tokenHash: sha256Hex(input.accessToken), revokedAt: null },
+        { revokedAt: ctx.clock.now().toISOString() },
+      );
+      // The same answer whether or not the token existed: the endpoint is no oracle for tokens.
+      void revoked;
+      return { message: "Successfully revoked access token" };
+    },
+  }),
+
   login: defineOperation({
     name: "login",
     summary: "Log a user in with e-mail and password",

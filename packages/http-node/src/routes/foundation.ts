@@ -5,6 +5,7 @@ export const foundationRoutes: readonly Route[] = [
   { method: "GET", path: "/api/status", operation: "system.status" },
   { method: "POST", path: "/api/v1/admin/bootstrap", operation: "admin.bootstrap" },
   { method: "POST", path: "/api/v1/auth/login", operation: "auth.login" },
+  { method: "POST", path: "/api/v1/auth/token/revoke", operation: "auth.revokeToken" },
   {
     method: "POST",
     path: "/api/v1/auth/universal-auth/login",

@@ -83,6 +83,17 @@ describe.each(backends)("foundation API on %s", (backend) => {
     expect(unlocked.status).toBe(200);
   });
 
+  maybe("revokes an access token at once", async () => {
+    const bot = await createIdentity(api, world.admin.token, world.admin.orgId, "revocable");
+    expect((await api.request("POST", "/api/v1/projects", { token: bot.token, body: { projectName: "Before revoke" } })).status).toBe(200);
+    const revoked = await api.request("POST", "/api/v1/auth/token/revoke", { body: { accessToken: bot.token } });
+    expect(revoked.status).toBe(200);
+    expectError(await api.request("POST", "/api/v1/projects", { token: bot.token, body: { projectName: "After revoke" } }), 401);
+    // unknown tokens get the same answer, and other tokens keep working
+    expect((await api.request("POST", "/api/v1/auth/token/revoke", { body: { accessToken: "srt_unknown" } })).status).toBe(200);
+    expect((await api.request("GET", "/api/status", { token: world.admin.token })).status).toBe(200);
+  });
+
   maybe("expires identity tokens after their 30-day TTL", async () => {
     const bot = await createIdentity(api, world.admin.token, world.admin.orgId, "short-lived");
     const ok = await api.request("POST", "/api/v1/projects", { token: bot.token, body: { projectName: "Before expiry" } });

@@ -8,6 +8,7 @@ const NOT_TENANT_SCOPED = new Set([
   "admin.bootstrap",
   "auth.login",
   "auth.universalAuthLogin",
+  "auth.revokeToken",
   "organizations.create",
   "agentProxies.enroll",
 ]);
