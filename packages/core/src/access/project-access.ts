@@ -7,6 +7,7 @@ import {
   findBuiltInProjectRole,
   compileRules,
   isTemporaryActive,
+  mergeRuleSources,
   type CompiledRules,
   type PermissionRule,
 } from "../permissions/index.js";
@@ -36,7 +37,7 @@ export interface ProjectAccess {
 export type ProjectRef = { projectId: string } | { projectSlug: string };
 
 /** Finds a project the actor may know about: same organization, else 404. */
-export async function findVisibleProject(ctx: Context, actor: Actor, ref: ProjectRef): Promise<{ project: ProjectRow; orgRole: OrgRole }> {
+async function findVisibleProject(ctx: Context, actor: Actor, ref: ProjectRef): Promise<{ project: ProjectRow; orgRole: OrgRole }> {
   const tables = ctx.storage.tables;
   let project: ProjectRow | undefined;
   if ("projectId" in ref) {
@@ -129,43 +130,25 @@ interface MembershipGrants {
 }
 
 async function membershipGrants(storage: Storage, membership: MembershipRow, now: Date): Promise<MembershipGrants> {
-  const assigned = await storage.tables.membershipRoles.find({ membershipId: membership.id });
+  // Assignment order: the last matching rule wins, so the order of roles is part of their meaning.
+  const assigned = await storage.tables.membershipRoles.find({ membershipId: membership.id }, { orderBy: [["createdAt", "asc"]] });
   let changesAt = nextTemporaryChange(assigned, now);
   const roles = assigned.filter((r) => isTemporaryActive(r, now));
-  const rules: PermissionRule[] = [];
   const customIds = roles.filter((r) => r.customRoleId).map((r) => r.customRoleId as string);
   const custom = customIds.length ? await storage.tables.projectRoles.find({ id: { in: customIds } }) : [];
-  for (const role of roles) {
-    if (role.customRoleId) {
-      const def = custom.find((c) => c.id === role.customRoleId);
-      if (def) rules.push(...(def.permissions as PermissionRule[]));
-    } else {
-      const builtIn = findBuiltInProjectRole(role.role);
-      if (builtIn) rules.push(...builtIn.permissions);
-    }
-  }
+  const roleRules = roles.map((role) =>
+    role.customRoleId
+      ? ((custom.find((c) => c.id === role.customRoleId)?.permissions ?? []) as PermissionRule[])
+      : (findBuiltInProjectRole(role.role)?.permissions ?? []),
+  );
+  let privilegeRules: PermissionRule[][] = [];
   if (membership.identityId) {
     const privileges = await storage.tables.identityPrivileges.find(
       { projectMembershipId: membership.id },
       { orderBy: [["createdAt", "asc"]] },
     );
-    for (const privilege of privileges) {
-      if (isTemporaryActive(privilege, now)) rules.push(...(privilege.permissions as PermissionRule[]));
-    }
+    privilegeRules = privileges.filter((p) => isTemporaryActive(p, now)).map((p) => p.permissions as PermissionRule[]);
     changesAt = Math.min(changesAt, nextTemporaryChange(privileges, now));
   }
-  return { rules, changesAt };
-}
-
-/** The authorize seam every project-scoped operation calls: load the actor's access, then require the action. */
-export async function authorize(
-  ctx: Context,
-  actor: Actor,
-  action: string,
-  subject: string,
-  object: ProjectRef & Record<string, unknown>,
-): Promise<ProjectAccess> {
-  const access = await loadProjectAccess(ctx, actor, object);
-  access.require(action, subject, object);
-  return access;
+  return { rules: mergeRuleSources({ roles: roleRules, privileges: privilegeRules }), changesAt };
 }
