@@ -1,16 +1,16 @@
-import type { Actor } from "./actor.js";
-import { systemClock, type Clock } from "./clock.js";
-import { resolveConfig, type StrongroomConfig } from "./config.js";
-import type { Context } from "./context.js";
+import type { Actor } from "./kernel/actor.js";
+import { systemClock, type Clock } from "./kernel/clock.js";
+import { resolveConfig, type StrongroomConfig } from "./kernel/config.js";
+import type { Context } from "./kernel/context.js";
 import { KeyRing, parseRootKey } from "./crypto/keyring.js";
-import { createLocalBus, type EventBus } from "./events/bus.js";
-import { bindOperation, type OperationDef, type OperationFn } from "./operation.js";
-import { areas, type Areas } from "./areas.js";
+import { createLocalBus, type EventBus } from "./kernel/bus.js";
+import { bindOperation, type OperationDef, type OperationFn } from "./kernel/operation.js";
+import { areas, type Areas } from "./operations.js";
 import type { Storage } from "./storage/table.js";
-import { authenticate } from "./auth/authenticate.js";
+import { authenticate } from "./tenancy/auth/authenticate.js";
 import { createScheduler, scheduledJobs, type Scheduler } from "./jobs/index.js";
 import { subscriptionsOf } from "./events/registry.js";
-import { settleBackgroundScans } from "./certificates/discovery-scan.js";
+import { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
 
 export interface StrongroomOptions {
   storage: Storage;

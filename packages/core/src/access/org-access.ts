@@ -1,6 +1,6 @@
-import type { Actor } from "../actor.js";
-import type { Context } from "../context.js";
-import { BadRequestError, NotFoundError, PermissionDeniedError } from "../errors.js";
+import type { Actor } from "../kernel/actor.js";
+import type { Context } from "../kernel/context.js";
+import { BadRequestError, NotFoundError, PermissionDeniedError } from "../kernel/errors.js";
 
 export const ORG_ROLES = ["admin", "member", "no-access"] as const;
 export type OrgRole = (typeof ORG_ROLES)[number];

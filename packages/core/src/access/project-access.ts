@@ -1,6 +1,6 @@
-import { actorPrincipal, type Actor } from "../actor.js";
-import type { Context } from "../context.js";
-import { NotFoundError, PermissionDeniedError } from "../errors.js";
+import { actorPrincipal, type Actor } from "../kernel/actor.js";
+import type { Context } from "../kernel/context.js";
+import { NotFoundError, PermissionDeniedError } from "../kernel/errors.js";
 import {
   builtInProjectRoles,
   can,
@@ -13,7 +13,7 @@ import {
 } from "../permissions/index.js";
 import type { Row } from "../storage/schema.js";
 import type { Storage } from "../storage/table.js";
-import { accessCaches } from "./access-cache.js";
+import { accessCaches } from "./caches.js";
 import { orgRoleOf, type OrgRole } from "./org-access.js";
 import { nextTemporaryChange } from "./temporary-change.js";
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { UniqueViolationError } from "../errors.js";
-import { newId } from "../ids.js";
+import { UniqueViolationError } from "../kernel/errors.js";
+import { newId } from "../kernel/ids.js";
 import type { Storage } from "../storage/table.js";
 import { open, packSealed, seal, unpackSealed } from "./aead.js";
 

@@ -1,8 +1,8 @@
 import { loadProjectAccess, type ProjectAccess } from "../access/project-access.js";
-import type { Actor } from "../actor.js";
-import { isTokenLive } from "../auth/authenticate.js";
-import type { Context } from "../context.js";
-import { PermissionDeniedError, UnauthorizedError } from "../errors.js";
+import type { Actor } from "../kernel/actor.js";
+import { isTokenLive } from "../tenancy/auth/authenticate.js";
+import type { Context } from "../kernel/context.js";
+import { PermissionDeniedError, UnauthorizedError } from "../kernel/errors.js";
 import { registrationObject, SECRET_EVENTS_SUBJECT, SUBSCRIBE_ACTIONS, type Registration } from "./match.js";
 
 function describe(registration: Registration): string {

@@ -1,5 +1,5 @@
-import { StrongroomError } from "../errors.js";
-import type { ProjectEvent } from "./bus.js";
+import { StrongroomError } from "../kernel/errors.js";
+import type { ProjectEvent } from "../kernel/bus.js";
 
 /** One Server-Sent Events frame; the HTTP adapter writes it as `id:`, `event:` and `data:` lines. */
 export interface SseFrame {

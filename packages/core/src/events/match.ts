@@ -1,5 +1,5 @@
 import { globPredicate, type ValuePredicate } from "../permissions/glob.js";
-import type { ProjectEvent, SecretEventType } from "./bus.js";
+import type { ProjectEvent, SecretEventType } from "../kernel/bus.js";
 import { DEFAULT_SUBSCRIBED_PATH } from "./schemas.js";
 
 /** The `secret-events` action an actor needs to receive each kind of event (DESIGN.md §4). */

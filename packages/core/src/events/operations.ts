@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation } from "../operation.js";
+import { defineOperation } from "../kernel/operation.js";
 import { authorizeSubscription } from "./authorize.js";
 import { toRegistration } from "./match.js";
 import { subscriptionsOf } from "./registry.js";

@@ -1,9 +1,9 @@
 import type { ProjectAccess } from "../access/project-access.js";
-import { actorPrincipal, type Actor } from "../actor.js";
-import type { Context } from "../context.js";
-import { RateLimitError, UnauthorizedError } from "../errors.js";
+import { actorPrincipal, type Actor } from "../kernel/actor.js";
+import type { Context } from "../kernel/context.js";
+import { RateLimitError, UnauthorizedError } from "../kernel/errors.js";
 import { reloadAccess } from "./authorize.js";
-import type { ProjectEvent } from "./bus.js";
+import type { ProjectEvent } from "../kernel/bus.js";
 import { asStrongroomError } from "./frames.js";
 import type { Registration } from "./match.js";
 import { ProjectSubscription, type SubscriptionHost } from "./subscription.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SECRET_EVENT_TYPES } from "./bus.js";
+import { SECRET_EVENT_TYPES } from "../kernel/bus.js";
 
 /** The most `register` entries one subscription may carry (DESIGN.md §6). */
 export const MAX_REGISTRATIONS = 10;

@@ -1,7 +1,7 @@
 import type { ProjectAccess } from "../access/project-access.js";
-import { RateLimitError, type StrongroomError } from "../errors.js";
+import { RateLimitError, type StrongroomError } from "../kernel/errors.js";
 import { requireRegistrations } from "./authorize.js";
-import type { ProjectEvent } from "./bus.js";
+import type { ProjectEvent } from "../kernel/bus.js";
 import { asStrongroomError, toSseFrame, toSubscribedEvent, type Delivery, type SseFrame, type SubscribedEvent } from "./frames.js";
 import { indexRegistrations, selectPayload, type Registration, type RegistrationIndex, type SecretEventPermission } from "./match.js";
 import { permitsOf } from "./permits.js";

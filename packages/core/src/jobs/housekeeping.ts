@@ -1,4 +1,4 @@
-import { purgeLapsedAgentRecords } from "../agent-proxies/housekeeping.js";
+import { purgeLapsedAgentRecords } from "../agent-vault/housekeeping.js";
 import type { ScheduledJob } from "./scheduler.js";
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import type { ScheduledJob } from "./scheduler.js";
 import { housekeepingJob } from "./housekeeping.js";
-import { alertEvaluationJob, discoveryAutoScanJob } from "../certificates/operations.js";
-import { environmentPurgeJob } from "../environments/purge.js";
+import { alertEvaluationJob, discoveryAutoScanJob } from "../cert-manager/operations.js";
+import { environmentPurgeJob } from "../secret-manager/environments/purge.js";
 
 export { claimPeriod } from "./lease.js";
 export { createScheduler, type ScheduledJob, type Scheduler } from "./scheduler.js";

@@ -1,5 +1,5 @@
 import type { Storage } from "../storage/table.js";
-import { UniqueViolationError } from "../errors.js";
+import { UniqueViolationError } from "../kernel/errors.js";
 
 /**
  * Claims one period of a scheduled job. A compare-and-set on the job's `lastRunAt` lets exactly

@@ -1,5 +1,5 @@
-import type { Context } from "../context.js";
-import { newId } from "../ids.js";
+import type { Context } from "../kernel/context.js";
+import { newId } from "../kernel/ids.js";
 import { claimPeriod } from "./lease.js";
 
 export interface ScheduledJob {

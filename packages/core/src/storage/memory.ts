@@ -1,4 +1,4 @@
-import { UniqueViolationError } from "../errors.js";
+import { UniqueViolationError } from "../kernel/errors.js";
 import type { ColumnKind, TableDef } from "./columns.js";
 import { schema } from "./schema.js";
 import { operatorOf, type FindOptions, type Storage, type Table, type TableSet, type Where } from "./table.js";

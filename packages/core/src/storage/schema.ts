@@ -1,6 +1,6 @@
-import { agentProxyTables } from "../agent-proxies/tables.js";
-import { certificateTables } from "../certificates/tables.js";
-import { secretTables } from "../secrets/tables.js";
+import { agentProxyTables } from "../agent-vault/tables.js";
+import { certificateTables } from "../cert-manager/tables.js";
+import { secretTables } from "../secret-manager/tables.js";
 import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "./columns.js";
 
 /**

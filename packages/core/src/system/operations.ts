@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineOperation } from "../operation.js";
-import { emptyInput } from "../schemas/common.js";
+import { defineOperation } from "../kernel/operation.js";
+import { emptyInput } from "../kernel/schemas.js";
 
 export const systemOperations = {
   status: defineOperation({

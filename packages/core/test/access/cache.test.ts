@@ -10,7 +10,7 @@ import {
   type Storage,
   type Strongroom,
 } from "@strongroom/core";
-import { ACCESS_CACHE_TTL_MS } from "../../src/access/access-cache.js";
+import { ACCESS_CACHE_TTL_MS } from "../../src/access/caches.js";
 
 /**
  * The access caches (tokens by hash, access per actor and project, live environments): what an

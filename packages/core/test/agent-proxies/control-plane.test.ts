@@ -10,9 +10,9 @@ import {
   purgeLapsedAgentRecords,
   type Strongroom,
 } from "../../src/index.js";
-import { isProxyHealthy } from "../../src/agent-proxies/proxy-view.js";
-import { readRootCa } from "../../src/agent-proxies/root-ca.js";
-import { createRootCa, issueCertificate } from "../../src/certificates/issue.js";
+import { isProxyHealthy } from "../../src/agent-vault/proxies/view.js";
+import { readRootCa } from "../../src/agent-vault/proxies/root-ca.js";
+import { createRootCa, issueCertificate } from "../../src/x509/issue.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 const now = new Date("2026-03-01T12:00:00.000Z");

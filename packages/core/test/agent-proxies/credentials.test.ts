@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BadRequestError } from "../../src/errors.js";
+import { BadRequestError } from "../../src/kernel/errors.js";
 import {
   credentialInputSchema,
   credentialsInputSchema,
   validateCredentials,
   type CredentialInput,
-} from "../../src/agent-proxies/index.js";
+} from "../../src/agent-vault/index.js";
 
 const bearer: CredentialInput = { headerName: "Authorization", headerPrefix: "Bearer", secretKey: "GITHUB_TOKEN" };
 const username: CredentialInput = { role: "header-rewrite", headerPurpose: "username", secretKey: "DB_USER" };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BadRequestError } from "../../src/errors.js";
+import { BadRequestError } from "../../src/kernel/errors.js";
 import {
   compileHostPatterns,
   findBestMatch,
@@ -7,7 +7,7 @@ import {
   normalizeHost,
   parseHostPatterns,
   type HostPattern,
-} from "../../src/agent-proxies/index.js";
+} from "../../src/agent-vault/index.js";
 
 const one = (text: string): HostPattern => {
   const [pattern, ...rest] = parseHostPatterns(text);

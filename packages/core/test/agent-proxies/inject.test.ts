@@ -6,7 +6,7 @@ import {
   type ProxiedRequest,
   type ResolvedCredential,
   type SubstitutionSurface,
-} from "../../src/agent-proxies/index.js";
+} from "../../src/agent-vault/index.js";
 
 const PLACEHOLDER = "__api_key__";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideTraffic, type TrafficInput, type TrafficPolicy, type TrafficService } from "../../src/agent-proxies/index.js";
+import { decideTraffic, type TrafficInput, type TrafficPolicy, type TrafficService } from "../../src/agent-vault/index.js";
 
 type Service = TrafficService<string>;
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type IssuedCertificate, createRootCa, issueCertificate } from "../../src/certificates/index.js";
-import { MAX_DELIVERY_ATTEMPTS } from "../../src/certificates/alert-evaluation.js";
+import { type IssuedCertificate, createRootCa, issueCertificate } from "../../src/cert-manager/index.js";
+import { MAX_DELIVERY_ATTEMPTS } from "../../src/cert-manager/alerts/evaluation.js";
 import { type CertWorld, certWorld } from "./cert-world.js";
 import { LOOPBACK, type WebhookReceiver, startWebhookReceiver } from "./loopback-servers.js";
 

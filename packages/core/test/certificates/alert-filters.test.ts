@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type CertificateFacts, matchesFilters, wildcardMatch } from "../../src/certificates/alert-filters.js";
-import type { AlertFilter } from "../../src/certificates/alert-schemas.js";
+import { type CertificateFacts, matchesFilters, wildcardMatch } from "../../src/cert-manager/alerts/filters.js";
+import type { AlertFilter } from "../../src/cert-manager/alerts/schemas.js";
 
 const leaf: CertificateFacts = { profileName: "web-servers", commonName: "api.Example.com", subjectAltNames: ["api.example.com", "www.example.com"], isCA: false };
 const ca: CertificateFacts = { profileName: null, commonName: "Example Issuing CA", subjectAltNames: [], isCA: true };

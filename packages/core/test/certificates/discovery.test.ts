@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createRootCa, issueCertificate } from "../../src/certificates/index.js";
-import { settleBackgroundScans } from "../../src/certificates/operations.js";
+import { createRootCa, issueCertificate } from "../../src/cert-manager/index.js";
+import { settleBackgroundScans } from "../../src/cert-manager/operations.js";
 import { type CertWorld, certWorld } from "./cert-world.js";
 import { LOOPBACK, type Running, startTlsEndpoint } from "./loopback-servers.js";
 

@@ -1,13 +1,13 @@
 import { generateKeyPairSync } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { randomSerial } from "../../src/certificates/certificate-builder.js";
-import { customExtensionValueDer } from "../../src/certificates/custom-extension-value.js";
-import { children, contents, decode, encode, readOid, readSmallInteger, readTime } from "../../src/certificates/der-reader.js";
-import { der, derLength, tlv, toDer } from "../../src/certificates/der-writer.js";
-import { keyUsageExtension, namedBits, readKeyUsages } from "../../src/certificates/extensions.js";
-import { KEY_USAGES, certificateFingerprint, derToPem, pemBlocks } from "../../src/certificates/index.js";
-import { unsignedInteger } from "../../src/certificates/key-encoding.js";
+import { randomSerial } from "../../src/x509/certificate-builder.js";
+import { customExtensionValueDer } from "../../src/x509/custom-extension-value.js";
+import { children, contents, decode, encode, readOid, readSmallInteger, readTime } from "../../src/x509/der-reader.js";
+import { der, derLength, tlv, toDer } from "../../src/x509/der-writer.js";
+import { keyUsageExtension, namedBits, readKeyUsages } from "../../src/x509/extensions.js";
+import { KEY_USAGES, certificateFingerprint, derToPem, pemBlocks } from "../../src/cert-manager/index.js";
+import { unsignedInteger } from "../../src/x509/key-encoding.js";
 
 const hex = (b: Buffer) => b.toString("hex");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type IssuanceFacts, issuanceProblem } from "../../src/certificates/index.js";
+import { type IssuanceFacts, issuanceProblem } from "../../src/cert-manager/index.js";
 
 const t = (iso: string) => new Date(iso);
 const base: IssuanceFacts = {

@@ -11,8 +11,8 @@ import {
   issueCertificate,
   parseCertificate,
   prepareIssuer,
-} from "../../src/certificates/index.js";
-import { BadRequestError } from "../../src/errors.js";
+} from "../../src/cert-manager/index.js";
+import { BadRequestError } from "../../src/kernel/errors.js";
 import { type Workspace, workspace } from "./openssl.js";
 
 const now = new Date("2026-03-01T12:00:00.250Z");

@@ -13,8 +13,8 @@ import {
   mergeProfileDefaults,
   parseTtl,
   resolveTtl,
-} from "../../src/certificates/index.js";
-import { BadRequestError } from "../../src/errors.js";
+} from "../../src/cert-manager/index.js";
+import { BadRequestError } from "../../src/kernel/errors.js";
 
 const DAY = 86_400_000;
 

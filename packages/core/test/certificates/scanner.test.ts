@@ -9,7 +9,7 @@ import {
   createRootCa,
   issueCertificate,
   scanTargets,
-} from "../../src/certificates/index.js";
+} from "../../src/cert-manager/index.js";
 
 const DAY = 86_400_000;
 const LOOPBACK = "127.0.0.1";

@@ -10,8 +10,8 @@ import {
   formatIp,
   parseIp,
   parsePorts,
-} from "../../src/certificates/index.js";
-import { BadRequestError } from "../../src/errors.js";
+} from "../../src/cert-manager/index.js";
+import { BadRequestError } from "../../src/kernel/errors.js";
 
 describe("parsePorts", () => {
   const ok: [string, number[]][] = [

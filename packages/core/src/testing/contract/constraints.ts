@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UniqueViolationError } from "../../errors.js";
+import { UniqueViolationError } from "../../kernel/errors.js";
 import { projects, schema } from "../../storage/schema.js";
 import type { Table } from "../../storage/table.js";
 import { sampleRow } from "../sample-rows.js";

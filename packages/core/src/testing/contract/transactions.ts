@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UniqueViolationError } from "../../errors.js";
+import { UniqueViolationError } from "../../kernel/errors.js";
 import { type StorageUnderTest, ids, user } from "./fixtures.js";
 
 export function transactionTests(storage: StorageUnderTest): void {

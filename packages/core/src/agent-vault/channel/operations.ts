@@ -1,0 +1,109 @@
+import { z } from "zod";
+import type { Actor } from "../../kernel/actor.js";
+import { issueAccessToken, revokeTokensOf } from "../../tenancy/auth/tokens.js";
+import type { Context } from "../../kernel/context.js";
+import { NotFoundError, UnauthorizedError } from "../../kernel/errors.js";
+import { defineOperation } from "../../kernel/operation.js";
+import { enrollInput, enrollOutput, heartbeatOutput, proxyStateOutput, resolveInput, resolveOutput } from "./schemas.js";
+import { consumeEnrollmentToken, findLiveEnrollmentToken } from "../proxies/enrollment-tokens.js";
+import { proxyState } from "../proxies/state.js";
+import { toSettings, type ProxyRow } from "../proxies/view.js";
+import { readRootCa } from "../proxies/root-ca.js";
+import { liveSessionByToken } from "../sessions/repository.js";
+import { resolveTraffic } from "./traffic-resolution.js";
+
+/**
+ * The endpoints an agent proxy itself calls. Enrollment is open (the one-time token is the
+ * credential); everything else takes the proxy's own access token, which no other endpoint accepts.
+ */
+
+/**
+ * A proxy token stays valid this long after the proxy's last heartbeat: a running proxy never has
+ * to re-enroll, and the token of one that went away lapses on its own.
+ */
+export const PROXY_TOKEN_IDLE_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+async function callingProxy(ctx: Context, actor: Actor): Promise<ProxyRow> {
+  if (actor.type !== "agent-proxy") throw new UnauthorizedError("An agent proxy token is required");
+  const proxy = await ctx.storage.tables.agentProxies.get(actor.proxyId);
+  if (!proxy || proxy.orgId !== actor.orgId) throw new UnauthorizedError("This agent proxy no longer exists");
+  return proxy;
+}
+
+export const agentProxyChannelOperations = {
+  enroll: defineOperation({
+    name: "enroll",
+    summary:
+      "Enroll an agent proxy with its one-time enrollment token and the PEM of its own CA (which must be a CA and unexpired). " +
+      "Returns the proxy's access token, shown only here. An unknown, used or expired token is 401; an unacceptable CA is 400 " +
+      "and leaves the token unused. Enrolling again revokes the proxy's earlier access tokens.",
+    audience: "public",
+    input: enrollInput,
+    output: enrollOutput,
+    async run(ctx, _actor, input) {
+      const now = ctx.clock.now();
+      const tokenRow = await findLiveEnrollmentToken(ctx.storage, input.enrollmentToken, now);
+      const ca = readRootCa(input.rootCaCertificate, now);
+      return ctx.storage.transaction(async (tx) => {
+        await consumeEnrollmentToken(tx, tokenRow.id, now);
+        const proxy = await tx.tables.agentProxies.get(tokenRow.proxyId);
+        if (!proxy) throw new UnauthorizedError("Invalid, used or expired enrollment token");
+        await revokeTokensOf(ctx, tx, "agent-proxy", proxy.id);
+        await tx.tables.agentProxies.update(
+          { id: proxy.id },
+          { rootCaFingerprint: ca.fingerprint, rootCaExpiresAt: ca.expiresAt, updatedAt: now.toISOString() },
+        );
+        const subject = { actorType: "agent-proxy" as const, actorId: proxy.id, orgId: proxy.orgId };
+        const { token } = await issueAccessToken(ctx, tx, subject, PROXY_TOKEN_IDLE_TTL_SECONDS);
+        return { proxyId: proxy.id, name: proxy.name, accessToken: token, config: toSettings(proxy) };
+      });
+    },
+  }),
+
+  heartbeat: defineOperation({
+    name: "heartbeat",
+    summary: "Record the calling proxy's check-in and return its current settings",
+    audience: "agent-proxy",
+    input: z.object({}),
+    output: heartbeatOutput,
+    async run(ctx, actor) {
+      const proxy = await callingProxy(ctx, actor);
+      const now = ctx.clock.now();
+      await ctx.storage.tables.agentProxies.update({ id: proxy.id }, { heartbeat: now.toISOString() });
+      if (actor.type === "agent-proxy") {
+        const expiresAt = new Date(now.getTime() + PROXY_TOKEN_IDLE_TTL_SECONDS * 1000).toISOString();
+        await ctx.storage.tables.accessTokens.update({ id: actor.tokenId, revokedAt: null }, { expiresAt });
+      }
+      return { config: toSettings(proxy) };
+    },
+  }),
+
+  config: defineOperation({
+    name: "config",
+    summary:
+      "The calling proxy's settings, the agent sessions it honours (token hashes only), their bundles and those bundles' enabled " +
+      "services with credential definitions; polled every pollInterval seconds. Credential values are never included.",
+    audience: "agent-proxy",
+    input: z.object({}),
+    output: proxyStateOutput,
+    async run(ctx, actor) {
+      return proxyState(ctx.storage, await callingProxy(ctx, actor), ctx.clock.now());
+    },
+  }),
+
+  resolve: defineOperation({
+    name: "resolve",
+    summary:
+      "Decide one agent request: `broker` (with the credentials to inject and their current values), `passthrough`, or `deny` " +
+      "(with the status and message for the agent). An unknown, expired or revoked session, or one for another proxy, is 404.",
+    audience: "agent-proxy",
+    input: resolveInput,
+    output: resolveOutput,
+    async run(ctx, actor, input) {
+      const proxy = await callingProxy(ctx, actor);
+      const live = await liveSessionByToken(ctx.storage, proxy, input.sessionToken, ctx.clock.now());
+      if (!live) throw new NotFoundError("Agent session not found, expired or revoked");
+      return { decision: await resolveTraffic(ctx, proxy, live.bundle, input) };
+    },
+  }),
+};

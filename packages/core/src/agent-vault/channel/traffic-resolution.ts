@@ -1,0 +1,80 @@
+import type { Context } from "../../kernel/context.js";
+import type { Storage } from "../../storage/table.js";
+import type { BundleRow } from "../bundles/repository.js";
+import type { ResolveDecision } from "./schemas.js";
+import type { ProxyRow } from "../proxies/view.js";
+import { credentialsOf, DEFINITION_ORDER, definitionOf, serviceLocation, type CredentialRow, type ServiceLocation, type ServiceRow } from "../services/repository.js";
+import { credentialValues } from "../services/credential-sources.js";
+import { decideTraffic, type TrafficPolicy, type TrafficService } from "../brokering/traffic.js";
+
+/**
+ * One request's decision for one agent session, wired to storage: `decideTraffic` gets the proxy's
+ * settings and the organization's enabled services in definition order, those of the session's
+ * bundle flagged `bundled`. Only a broker decision reads secret values, and only its service's.
+ */
+
+export interface TrafficRequest {
+  host: string;
+  port: number;
+  tls: boolean;
+}
+
+interface Candidate extends TrafficService<CredentialRow> {
+  readonly row: ServiceRow;
+}
+
+/** Where each granted service lives; one whose folder or environment is gone is left out and grants nothing. */
+async function locateGranted(storage: Storage, rows: readonly ServiceRow[], granted: ReadonlySet<string>): Promise<Map<string, ServiceLocation>> {
+  const locations = new Map<string, ServiceLocation>();
+  for (const row of rows) {
+    if (!granted.has(row.id)) continue;
+    const location = await serviceLocation(storage, row);
+    if (location) locations.set(row.id, location);
+  }
+  return locations;
+}
+
+export async function resolveTraffic(ctx: Context, proxy: ProxyRow, bundle: BundleRow, request: TrafficRequest): Promise<ResolveDecision> {
+  const storage = ctx.storage;
+  const rows = await storage.tables.proxiedServices.find({ orgId: proxy.orgId, isEnabled: true }, DEFINITION_ORDER);
+  const locations = await locateGranted(storage, rows, new Set(bundle.serviceIds));
+  const credentials = await credentialsOf(storage, [...locations.keys()]);
+  const services: Candidate[] = rows.map((row) => ({
+    id: row.id,
+    hostPattern: row.hostPattern,
+    isEnabled: row.isEnabled,
+    bundled: locations.has(row.id),
+    credentials: credentials.get(row.id) ?? [],
+    row,
+  }));
+
+  const decision = decideTraffic({
+    policy: proxy.trafficPolicy as TrafficPolicy,
+    allowedHosts: proxy.allowedHosts,
+    services,
+    host: request.host,
+    port: request.port,
+    tls: request.tls,
+  });
+  if (decision.action === "passthrough") return { action: "passthrough", reason: decision.reason };
+  if (decision.action === "deny") return { action: "deny", status: decision.status, reason: decision.reason, message: decision.message };
+
+  const service = decision.service.row;
+  const definitions = decision.credentials.map(definitionOf);
+  const project = await storage.tables.projects.get(service.projectId);
+  const resolved = project && (await credentialValues(ctx, project, locations.get(service.id)!.folder, definitions));
+  if (!resolved || "missing" in resolved) {
+    // The agent sees this message: it names the service, never which secret is missing.
+    return { action: "deny", status: 502, reason: "credential-unavailable", message: `Proxied service '${service.name}' has a credential without a value` };
+  }
+  await storage.tables.proxiedServices.update({ id: service.id }, { lastUsedAt: ctx.clock.now().toISOString() });
+  return {
+    action: "broker",
+    reason: decision.reason,
+    service: { id: service.id, name: service.name, hostPattern: service.hostPattern },
+    credentials: definitions.map((definition, index) => ({
+      credential: { ...definition, serviceId: service.id },
+      value: resolved.values[index]!,
+    })),
+  };
+}

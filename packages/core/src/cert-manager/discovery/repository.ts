@@ -1,0 +1,25 @@
+import type { Row } from "../../storage/schema.js";
+import type { DiscoveryJobObject, ScanState } from "./schemas.js";
+
+export type DiscoveryJobRow = Row<"discoveryJobs">;
+
+export function toDiscoveryJobObject(row: DiscoveryJobRow): DiscoveryJobObject {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    discoveryType: "network",
+    targetConfig: row.targetConfig,
+    isAutoScanEnabled: row.isAutoScanEnabled,
+    scanIntervalDays: row.scanIntervalDays,
+    gatewayId: row.gatewayId,
+    gatewayPoolId: row.gatewayPoolId,
+    isActive: row.isActive,
+    lastScanStatus: row.lastScanStatus as ScanState | null,
+    lastScanJobId: row.lastScanJobId,
+    lastScanMessage: row.lastScanMessage,
+    lastScannedAt: row.lastScannedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

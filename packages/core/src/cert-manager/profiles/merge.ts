@@ -1,0 +1,99 @@
+/** Profile defaults + request attributes → one fully resolved issuance (DESIGN.md §8). Pure. */
+import {
+  type KeyAlgorithm,
+  type SignatureAlgorithm,
+  assertSignatureCompatible,
+  defaultSignatureAlgorithm,
+} from "../../x509/algorithms.js";
+import { resolveTtl } from "../durations.js";
+import {
+  type BasicConstraints,
+  type CustomExtension,
+  type IssuanceAttributes,
+  type ProfileDefaults,
+  type SubjectAltNameInput,
+  inferSanType,
+} from "../schemas.js";
+import type { ExtendedKeyUsage, KeyUsage, SubjectAltName } from "../../x509/vocabulary.js";
+
+export interface SubjectAttributes {
+  commonName?: string;
+  organization?: string;
+  organizationalUnit?: string;
+  country?: string;
+  state?: string;
+  locality?: string;
+}
+
+export const SUBJECT_ATTRIBUTES = ["commonName", "organization", "organizationalUnit", "country", "state", "locality"] as const;
+
+/** Everything a certificate needs besides its issuer, clock and optional CSR. */
+export interface ResolvedIssuance {
+  subject: SubjectAttributes;
+  keyAlgorithm: KeyAlgorithm;
+  signatureAlgorithm: SignatureAlgorithm;
+  keyUsages: KeyUsage[];
+  extendedKeyUsages: ExtendedKeyUsage[];
+  basicConstraints?: BasicConstraints;
+  subjectAltNames: SubjectAltName[];
+  domainComponents: string[];
+  customExtensions: CustomExtension[];
+  ttlMs: number;
+}
+
+export interface MergeOptions {
+  /** The issuing CA's key; absent for self-signed, where the certificate's own key signs. */
+  signerKeyAlgorithm?: KeyAlgorithm;
+}
+
+/** Key algorithm when neither the request nor the profile names one (SPEC.md's sample value). */
+export const DEFAULT_KEY_ALGORITHM: KeyAlgorithm = "RSA_2048";
+
+const present = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
+
+export const normalizeSubjectAltNames = (sans: SubjectAltNameInput[]): SubjectAltName[] =>
+  sans.map((san) => ({ type: san.type ?? inferSanType(san.value), value: san.value }));
+
+/** Custom extensions merge by OID, so a profile can mandate one that a request cannot drop, only override. */
+function mergeCustomExtensions(defaults: CustomExtension[], request: CustomExtension[]): CustomExtension[] {
+  const overridden = new Set(request.map((e) => e.oid));
+  return [...defaults.filter((e) => !overridden.has(e.oid)), ...request];
+}
+
+/**
+ * The request wins; a scalar it leaves out (or sends as "") falls back to the profile default.
+ * List fields (`keyUsages`, `extendedKeyUsages`, `subjectAltNames`, `domainComponents`) and
+ * `basicConstraints` are replaced whole when sent: a request for another host must not inherit
+ * the profile's names. The signature algorithm falls back to the signer's natural one, and is
+ * then checked against the key that will actually sign.
+ */
+export function mergeProfileDefaults(
+  defaults: ProfileDefaults | undefined,
+  request: IssuanceAttributes | undefined,
+  options: MergeOptions = {},
+): ResolvedIssuance {
+  const d = defaults ?? {};
+  const r = request ?? {};
+  const subject: SubjectAttributes = {};
+  for (const field of SUBJECT_ATTRIBUTES) {
+    const value = present(r[field]) ?? present(d[field]);
+    if (value !== undefined) subject[field] = value;
+  }
+  const keyAlgorithm = r.keyAlgorithm ?? d.keyAlgorithm ?? DEFAULT_KEY_ALGORITHM;
+  const signer = options.signerKeyAlgorithm ?? keyAlgorithm;
+  const signatureAlgorithm = r.signatureAlgorithm ?? d.signatureAlgorithm ?? defaultSignatureAlgorithm(signer);
+  assertSignatureCompatible(signatureAlgorithm, signer);
+  const basicConstraints = r.basicConstraints ?? d.basicConstraints;
+  return {
+    subject,
+    keyAlgorithm,
+    signatureAlgorithm,
+    keyUsages: r.keyUsages ?? d.keyUsages ?? [],
+    extendedKeyUsages: r.extendedKeyUsages ?? d.extendedKeyUsages ?? [],
+    ...(basicConstraints ? { basicConstraints } : {}),
+    subjectAltNames: normalizeSubjectAltNames(r.subjectAltNames ?? d.subjectAltNames ?? []),
+    domainComponents: r.domainComponents ?? d.domainComponents ?? [],
+    customExtensions: mergeCustomExtensions(d.customExtensions ?? [], r.customExtensions ?? []),
+    ttlMs: resolveTtl(r.ttl, d.ttlDays),
+  };
+}

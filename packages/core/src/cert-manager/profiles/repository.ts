@@ -1,0 +1,24 @@
+import type { Row } from "../../storage/schema.js";
+import type { CertificateProfileObject } from "./schemas.js";
+
+export type ProfileRow = Row<"certificateProfiles">;
+
+export function toProfileObject(row: ProfileRow): CertificateProfileObject {
+  return {
+    id: row.id,
+    certificatePolicyId: null,
+    caId: row.caId,
+    estConfigId: null,
+    apiConfigId: null,
+    acmeConfigId: null,
+    scepConfigId: null,
+    slug: row.slug,
+    description: row.description,
+    enrollmentType: row.enrollmentType as CertificateProfileObject["enrollmentType"],
+    issuerType: row.issuerType as CertificateProfileObject["issuerType"],
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    externalConfigs: row.externalConfigs,
+    defaults: row.defaults,
+  };
+}

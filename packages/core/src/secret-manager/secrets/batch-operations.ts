@@ -1,0 +1,64 @@
+import { defineOperation } from "../../kernel/operation.js";
+import { createSecrets, newSecretFrom } from "./create.js";
+import { deleteSecrets } from "./delete.js";
+import { changesOf, createSecretsInput, deleteSecretsInput, updateSecretsInput } from "./inputs.js";
+import type { PlainSecret } from "./model.js";
+import { secretsSchema } from "./schemas.js";
+import { updateSecrets } from "./update.js";
+import { presentWritten } from "./visibility.js";
+import { withSecretWrite, type WriteScope } from "./write-scope.js";
+
+const shown = (w: WriteScope, secrets: readonly (PlainSecret | undefined)[]) => ({
+  secrets: secrets.flatMap((s) => (s ? [presentWritten(w.view, s)] : [])),
+});
+
+/** Batch writes: one transaction each, every check before the first write, events after the commit. */
+export const batchOperations = {
+  createMany: defineOperation({
+    name: "createMany",
+    summary: "Create several secrets at once; any existing name → 400 and nothing is created",
+    audience: "principal",
+    input: createSecretsInput,
+    output: secretsSchema,
+    run: (ctx, actor, input) =>
+      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+        const items = input.secrets.map((item) =>
+          newSecretFrom({ secretPath: item.secretPath ?? input.secretPath, key: item.secretKey, type: item.type }, changesOf(item)),
+        );
+        return shown(w, await createSecrets(w, items));
+      }),
+  }),
+
+  updateMany: defineOperation({
+    name: "updateMany",
+    summary:
+      "Update several secrets at once, grouped by path. `mode` decides about missing secrets: failOnNotFound (404 naming " +
+      "every missing key, nothing changes), ignore (skipped), upsert (created after a create-permission check).",
+    audience: "principal",
+    input: updateSecretsInput,
+    output: secretsSchema,
+    run: (ctx, actor, input) =>
+      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+        const items = input.secrets.map((item) => ({
+          secretPath: item.secretPath ?? input.secretPath,
+          key: item.secretKey,
+          type: "shared" as const,
+          changes: changesOf(item),
+        }));
+        return shown(w, await updateSecrets(w, items, input.mode));
+      }),
+  }),
+
+  deleteMany: defineOperation({
+    name: "deleteMany",
+    summary: "Delete several secrets at once; a missing key → 404 and nothing is deleted",
+    audience: "principal",
+    input: deleteSecretsInput,
+    output: secretsSchema,
+    run: (ctx, actor, input) =>
+      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+        const items = input.secrets.map((item) => ({ secretPath: item.secretPath ?? input.secretPath, key: item.secretKey, type: item.type }));
+        return shown(w, await deleteSecrets(w, items));
+      }),
+  }),
+};

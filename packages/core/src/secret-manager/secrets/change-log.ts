@@ -1,0 +1,87 @@
+import type { Context } from "../../kernel/context.js";
+import type { ProjectEvent, SecretLocation } from "../../kernel/bus.js";
+import { importersOf } from "../imports/importers.js";
+import type { Storage } from "../../storage/table.js";
+
+type ChangeKind = "secret:create" | "secret:update" | "secret:delete";
+
+interface FolderChanges {
+  kind: ChangeKind;
+  envId: string;
+  location: SecretLocation;
+  keys: Set<string>;
+}
+
+/**
+ * The changes a write makes, gathered while its transaction runs and published once it has
+ * committed: one event per kind and folder listing every key, then one `secret:import-mutation`
+ * per folder that imports a changed one.
+ */
+export class SecretChangeLog {
+  private readonly changes = new Map<string, FolderChanges>();
+  private importMutations: SecretLocation[] = [];
+
+  constructor(private readonly project: { id: string; type: string }) {}
+
+  record(kind: ChangeKind, env: { id: string; slug: string }, secretPath: string, secretKey: string): void {
+    const id = `${kind}\u0000${env.id}\u0000${secretPath}`;
+    let entry = this.changes.get(id);
+    if (!entry) {
+      entry = { kind, envId: env.id, location: { environment: env.slug, secretPath }, keys: new Set() };
+      this.changes.set(id, entry);
+    }
+    entry.keys.add(secretKey);
+  }
+
+  get isEmpty(): boolean {
+    return this.changes.size === 0;
+  }
+
+  /** Reads, inside the transaction, which folders import the changed ones. */
+  async resolveImporters(storage: Storage): Promise<void> {
+    const sources = new Map<string, { envId: string; path: string }>();
+    for (const entry of this.changes.values()) {
+      sources.set(`${entry.envId}\u0000${entry.location.secretPath}`, { envId: entry.envId, path: entry.location.secretPath });
+    }
+    this.importMutations = sources.size ? await importersOf(storage, [...sources.values()]) : [];
+  }
+
+  events(): ProjectEvent[] {
+    const base = { projectId: this.project.id, projectType: this.project.type };
+    const events: ProjectEvent[] = [];
+    for (const entry of this.changes.values()) {
+      events.push({
+        ...base,
+        eventType: entry.kind,
+        payload: [...entry.keys].map((secretKey) => ({ environment: entry.location.environment, secretPath: entry.location.secretPath, secretKey })),
+      });
+    }
+    for (const location of this.importMutations) events.push({ ...base, eventType: "secret:import-mutation", payload: location });
+    return events;
+  }
+}
+
+/**
+ * Runs a secret write in one transaction and publishes its events only after the commit: a write
+ * that rolls back announces nothing.
+ */
+export async function writeSecrets<T>(
+  ctx: Context,
+  project: { id: string; type: string },
+  write: (tx: Storage, log: SecretChangeLog) => Promise<T>,
+): Promise<T> {
+  const log = new SecretChangeLog(project);
+  const result = await ctx.storage.transaction(async (tx) => {
+    const value = await write(tx, log);
+    if (!log.isEmpty) await log.resolveImporters(tx);
+    return value;
+  });
+  for (const event of log.events()) {
+    try {
+      ctx.bus.publish(event);
+    } catch {
+      // The write has committed; a failing subscriber must not turn it into an error answer.
+    }
+  }
+  return result;
+}

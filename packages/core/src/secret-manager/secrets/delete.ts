@@ -1,0 +1,48 @@
+import { NotFoundError } from "../../kernel/errors.js";
+import { decodeSecret, versionOf, type PlainSecret, type SecretRow, type SecretType } from "./model.js";
+import { rowsOfKind } from "./rows.js";
+import { requireOnSecret } from "./visibility.js";
+import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
+
+export interface SecretRemoval {
+  secretPath: string;
+  key: string;
+  type: SecretType;
+}
+
+/**
+ * Deletes secrets, all or nothing: a missing one is 404 naming every missing key, and nothing is
+ * deleted. Deleting a shared secret also removes the personal overrides of its name (they would
+ * override nothing). Versions are kept. Returns the deleted secrets in item order.
+ */
+export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval[]): Promise<PlainSecret[]> {
+  const folders = await resolveFolders(w, items.map((i) => i.secretPath));
+  assertDistinct(items);
+  const found = new Map<SecretRemoval, { row: SecretRow; secret: PlainSecret }>();
+  const missing: string[] = [];
+  const sharedHashes = new Map<string, string[]>();
+  for (const group of groupByKind(w, items, folders)) {
+    const hashes = group.items.map((i) => w.cipher.blindIndex(i.key));
+    const rows = new Map((await rowsOfKind(w.tx, group.folder.id, hashes, group)).map((r) => [r.keyHash, r]));
+    group.items.forEach((item, i) => {
+      const row = rows.get(hashes[i]);
+      if (!row) return missing.push(describeKey(item.secretPath, item.key));
+      found.set(item, { row, secret: decodeSecret(w.cipher, row, group.folder) });
+    });
+    if (group.type === "shared") sharedHashes.set(group.folder.id, hashes);
+  }
+  if (missing.length) throw new NotFoundError(`Secret${missing.length > 1 ? "s" : ""} not found: ${missing.join(", ")}`);
+
+  const deleted = items.map((item) => found.get(item)!);
+  const secrets = deleted.map((d) => d.secret);
+  for (const secret of secrets) requireOnSecret(w.access, "delete", w.env.slug, secret, w.tags);
+
+  // The last state is filed with the earlier ones, so a deleted secret's history stays complete.
+  await w.tx.tables.secretVersions.insertMany(deleted.map((d) => versionOf(d.row)));
+  await w.tx.tables.secrets.delete({ id: { in: secrets.map((s) => s.id) } });
+  for (const [folderId, hashes] of sharedHashes) {
+    await w.tx.tables.secrets.delete({ folderId, type: "personal", keyHash: { in: hashes } });
+  }
+  for (const s of secrets) w.log.record("secret:delete", w.env, s.folder.path, s.key);
+  return secrets;
+}

@@ -1,0 +1,148 @@
+import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
+import { assertTagIds } from "../tags/lookup.js";
+import { insertSecrets, newSecretFrom, planCreates } from "./create.js";
+import { decodeSecret, sealContent, versionOf, type MetadataItem, type PlainSecret, type SecretChanges, type SecretRow, type SecretType, type SecretVersionRow } from "./model.js";
+import { rowsOfKind } from "./rows.js";
+import { requireOnSecret } from "./visibility.js";
+import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
+
+export interface SecretUpdate {
+  secretPath: string;
+  key: string;
+  type: SecretType;
+  changes: SecretChanges;
+}
+
+/** What happens to a secret the batch names but that does not exist. */
+export type MissingMode = "failOnNotFound" | "ignore" | "upsert";
+
+interface PlannedUpdate {
+  index: number;
+  row: SecretRow;
+  current: PlainSecret;
+  next: PlainSecret;
+}
+
+/**
+ * Updates secrets, all or nothing: every check runs before the first write. Returns, per item,
+ * the secret as it now is (undefined for a missing one skipped by `ignore`).
+ */
+export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[], mode: MissingMode): Promise<(PlainSecret | undefined)[]> {
+  const folders = await resolveFolders(w, items.map((i) => i.secretPath));
+  assertDistinct(items);
+  assertTagIds(w.tags, items.flatMap((i) => i.changes.tagIds ?? []));
+
+  const planned: PlannedUpdate[] = [];
+  const missing: { index: number; item: SecretUpdate }[] = [];
+  const conflicts: string[] = [];
+  const indexOf = new Map(items.map((item, index) => [item, index]));
+  for (const group of groupByKind(w, items, folders)) {
+    const newKeys = group.items.flatMap((i) => (i.changes.newKey !== undefined && i.changes.newKey !== i.key ? [i.changes.newKey] : []));
+    const hashOf = new Map([...group.items.map((i) => i.key), ...newKeys].map((k) => [k, w.cipher.blindIndex(k)]));
+    const rows = await rowsOfKind(w.tx, group.folder.id, [...new Set(hashOf.values())], group);
+    const byHash = new Map(rows.map((r) => [r.keyHash, r]));
+    // A new name may be neither an existing secret's nor another item's final name.
+    const finalNames = new Set<string>();
+    for (const item of group.items) {
+      const finalKey = item.changes.newKey ?? item.key;
+      const renamedOntoExisting = finalKey !== item.key && byHash.has(hashOf.get(finalKey)!);
+      if (renamedOntoExisting || finalNames.has(finalKey)) conflicts.push(describeKey(item.secretPath, finalKey));
+      finalNames.add(finalKey);
+      const row = byHash.get(hashOf.get(item.key)!);
+      if (!row) {
+        missing.push({ index: indexOf.get(item)!, item });
+        continue;
+      }
+      const current = decodeSecret(w.cipher, row, group.folder);
+      planned.push({ index: indexOf.get(item)!, row, current, next: applyChanges(current, item.changes, w) });
+    }
+  }
+  if (missing.length && mode === "failOnNotFound") {
+    const names = missing.map(({ item }) => describeKey(item.secretPath, item.key));
+    throw new NotFoundError(`Secret${names.length > 1 ? "s" : ""} not found: ${names.join(", ")}`);
+  }
+  if (conflicts.length) throw new BadRequestError(`A secret with this name already exists: ${conflicts.join(", ")}`);
+
+  const changed = planned.filter((p) => !sameSecret(p.current, p.next));
+  for (const { current, next } of changed) {
+    requireOnSecret(w.access, "edit", w.env.slug, current, w.tags);
+    if (next.key !== current.key || !sameList(next.tagIds, current.tagIds)) requireOnSecret(w.access, "edit", w.env.slug, next, w.tags);
+  }
+  const upserts = mode === "upsert" ? missing : [];
+  const created = await planCreates(
+    w,
+    // An upserted secret takes its final name.
+    upserts.map(({ item }) => newSecretFrom({ secretPath: item.secretPath, key: item.changes.newKey ?? item.key, type: item.type }, item.changes)),
+    // The group reads above covered every final name, and a taken one was refused as a conflict.
+    true,
+  );
+
+  const versions = [];
+  for (const update of changed) versions.push(await writeUpdate(w, update));
+  if (versions.length) await w.tx.tables.secretVersions.insertMany(versions);
+  await insertSecrets(w, created);
+
+  const results: (PlainSecret | undefined)[] = items.map(() => undefined);
+  for (const p of planned) results[p.index] = p.next;
+  upserts.forEach(({ index }, i) => (results[index] = created[i]));
+  return results;
+}
+
+function applyChanges(current: PlainSecret, changes: SecretChanges, w: WriteScope): PlainSecret {
+  const next: PlainSecret = {
+    ...current,
+    key: changes.newKey ?? current.key,
+    value: changes.value ?? current.value,
+    comment: changes.comment ?? current.comment,
+    metadata: changes.metadata ?? current.metadata,
+    tagIds: changes.tagIds ? [...new Set(changes.tagIds)] : current.tagIds,
+    reminderNote: changes.reminderNote !== undefined ? changes.reminderNote : current.reminderNote,
+    reminderRepeatDays: changes.reminderRepeatDays !== undefined ? changes.reminderRepeatDays : current.reminderRepeatDays,
+    skipMultilineEncoding: changes.skipMultilineEncoding ?? current.skipMultilineEncoding,
+  };
+  return sameSecret(current, next) ? current : { ...next, version: current.version + 1, actor: w.author, updatedAt: w.now };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+const sameMetadata = (a: readonly MetadataItem[], b: readonly MetadataItem[]) =>
+  a.length === b.length && a.every((m, i) => m.key === b[i].key && m.value === b[i].value && m.isEncrypted === b[i].isEncrypted);
+
+/** Whether an update changes nothing: such an item writes no version and raises no event. */
+function sameSecret(a: PlainSecret, b: PlainSecret): boolean {
+  return (
+    a.key === b.key &&
+    a.value === b.value &&
+    a.comment === b.comment &&
+    sameMetadata(a.metadata, b.metadata) &&
+    sameList(a.tagIds, b.tagIds) &&
+    a.reminderNote === b.reminderNote &&
+    a.reminderRepeatDays === b.reminderRepeatDays &&
+    a.skipMultilineEncoding === b.skipMultilineEncoding
+  );
+}
+
+/**
+ * Writes the new state and returns the version row filing the state it replaces. The update is
+ * conditional on the version read, so a concurrent write is refused rather than silently lost.
+ */
+async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate): Promise<SecretVersionRow> {
+  const id = row.id;
+  const patch: Partial<SecretRow> = {
+    version: next.version,
+    actor: next.actor,
+    updatedAt: next.updatedAt,
+    tagIds: next.tagIds,
+    reminderNote: next.reminderNote,
+    reminderRepeatDays: next.reminderRepeatDays,
+    skipMultilineEncoding: next.skipMultilineEncoding,
+  };
+  if (next.key !== current.key) patch.keyHash = w.cipher.blindIndex(next.key);
+  const contentChanged =
+    next.key !== current.key || next.value !== current.value || next.comment !== current.comment || !sameMetadata(next.metadata, current.metadata);
+  if (contentChanged) Object.assign(patch, sealContent(w.cipher, next));
+  const matched = await w.tx.tables.secrets.update({ id, version: row.version }, patch);
+  if (matched !== 1) throw new BadRequestError(`Secret '${current.key}' was changed by another request; retry`);
+  w.log.record("secret:update", w.env, next.folder.path, next.key);
+  return versionOf(row);
+}

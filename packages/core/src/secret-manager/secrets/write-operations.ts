@@ -1,0 +1,52 @@
+import { defineOperation } from "../../kernel/operation.js";
+import { createSecrets, newSecretFrom } from "./create.js";
+import { deleteSecrets } from "./delete.js";
+import { changesOf, createSecretInput, deleteSecretInput, updateSecretInput } from "./inputs.js";
+import { singleSecretSchema } from "./schemas.js";
+import { updateSecrets } from "./update.js";
+import { presentWritten } from "./visibility.js";
+import { withSecretWrite } from "./write-scope.js";
+
+/** Single-secret writes: a batch of one through the same engine as the batch endpoints. */
+export const writeOperations = {
+  create: defineOperation({
+    name: "create",
+    summary: "Create a secret (version 1); a personal one overrides the shared secret of its name for the caller only",
+    audience: "principal",
+    input: createSecretInput,
+    output: singleSecretSchema,
+    run: (ctx, actor, input) =>
+      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+        const where = { secretPath: input.secretPath, key: input.secretName, type: input.type };
+        const [secret] = await createSecrets(w, [newSecretFrom(where, changesOf(input))]);
+        return { secret: presentWritten(w.view, secret) };
+      }),
+  }),
+
+  update: defineOperation({
+    name: "update",
+    summary: "Update a secret: only the fields sent change; each change is a new version",
+    audience: "principal",
+    input: updateSecretInput,
+    output: singleSecretSchema,
+    run: (ctx, actor, input) =>
+      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+        const item = { secretPath: input.secretPath, key: input.secretName, type: input.type, changes: changesOf(input) };
+        const [secret] = await updateSecrets(w, [item], "failOnNotFound");
+        return { secret: presentWritten(w.view, secret!) };
+      }),
+  }),
+
+  delete: defineOperation({
+    name: "delete",
+    summary: "Delete a secret (its versions are kept)",
+    audience: "principal",
+    input: deleteSecretInput,
+    output: singleSecretSchema,
+    run: (ctx, actor, input) =>
+      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+        const [secret] = await deleteSecrets(w, [{ secretPath: input.secretPath, key: input.secretName, type: input.type }]);
+        return { secret: presentWritten(w.view, secret) };
+      }),
+  }),
+};

@@ -1,0 +1,101 @@
+import type { ProjectRef } from "../../access/project-access.js";
+import type { Actor } from "../../kernel/actor.js";
+import type { Context } from "../../kernel/context.js";
+import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
+import { findFolder } from "../folders/tree.js";
+import { projectTags } from "../tags/lookup.js";
+import type { Storage } from "../../storage/table.js";
+import { actorProfile } from "./actor-profile.js";
+import { writeSecrets, type SecretChangeLog } from "./change-log.js";
+import type { FolderRef, SecretType } from "./model.js";
+import { openEnvironment, type EnvironmentScope } from "./scope.js";
+import type { TagRow } from "./serialize.js";
+import type { SecretActor } from "../tables.js";
+import type { ReadView } from "./visibility.js";
+
+/** Everything a secret write needs, inside its transaction. */
+export interface WriteScope extends EnvironmentScope {
+  readonly tx: Storage;
+  readonly log: SecretChangeLog;
+  readonly author: SecretActor;
+  /** The caller's user or identity id: the owner of the personal overrides it writes. */
+  readonly principalId: string;
+  readonly now: string;
+  readonly tags: ReadonlyMap<string, TagRow>;
+  /** How the written secrets are shown back to the caller. */
+  readonly view: ReadView;
+}
+
+/** Opens the environment, then runs `write` in one transaction; events go out after the commit. */
+export async function withSecretWrite<T>(
+  ctx: Context,
+  actor: Actor,
+  ref: ProjectRef,
+  environment: string,
+  write: (w: WriteScope) => Promise<T>,
+): Promise<T> {
+  const scope = await openEnvironment(ctx, actor, ref, environment);
+  const profile = await actorProfile(ctx.storage, actor);
+  return writeSecrets(ctx, scope.project, async (tx, log) => {
+    const tags = await projectTags(tx, scope.project.id);
+    return write({
+      ...scope,
+      tx,
+      log,
+      author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
+      principalId: profile.id,
+      now: ctx.clock.now().toISOString(),
+      tags,
+      view: { access: scope.access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags, viewValue: true },
+    });
+  });
+}
+
+export const ownerFor = (w: WriteScope, type: SecretType): string => (type === "personal" ? w.principalId : "");
+
+/** The folder of every path the items name; 404 naming every missing one. */
+export async function resolveFolders(w: WriteScope, paths: Iterable<string>): Promise<Map<string, FolderRef>> {
+  const folders = new Map<string, FolderRef>();
+  const missing: string[] = [];
+  for (const path of new Set(paths)) {
+    const folder = await findFolder(w.tx, w.env.id, path);
+    if (folder) folders.set(path, folder);
+    else missing.push(path);
+  }
+  if (missing.length) throw new NotFoundError(`Folder${missing.length > 1 ? "s" : ""} not found in environment '${w.env.slug}': ${missing.join(", ")}`);
+  return folders;
+}
+
+/** Items grouped by folder and kind (shared, or the caller's personal overrides), in first-seen order. */
+export function groupByKind<T extends { secretPath: string; type: SecretType }>(
+  w: WriteScope,
+  items: readonly T[],
+  folders: ReadonlyMap<string, FolderRef>,
+): { folder: FolderRef; type: SecretType; ownerId: string; items: T[] }[] {
+  const groups = new Map<string, { folder: FolderRef; type: SecretType; ownerId: string; items: T[] }>();
+  for (const item of items) {
+    const id = `${item.secretPath}\u0000${item.type}`;
+    let group = groups.get(id);
+    if (!group) {
+      group = { folder: folders.get(item.secretPath) as FolderRef, type: item.type, ownerId: ownerFor(w, item.type), items: [] };
+      groups.set(id, group);
+    }
+    group.items.push(item);
+  }
+  return [...groups.values()];
+}
+
+/** 400 when two items name the same secret: a batch says once what happens to each. */
+export function assertDistinct(items: readonly { secretPath: string; type: SecretType; key: string }[]): void {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const item of items) {
+    const id = `${item.secretPath}\u0000${item.type}\u0000${item.key}`;
+    if (seen.has(id)) repeated.add(describeKey(item.secretPath, item.key));
+    seen.add(id);
+  }
+  if (repeated.size) throw new BadRequestError(`The batch names these secrets more than once: ${[...repeated].join(", ")}`);
+}
+
+/** `KEY` at the root, `/path:KEY` elsewhere: how messages name a secret. */
+export const describeKey = (secretPath: string, key: string): string => (secretPath === "/" ? key : `${secretPath}:${key}`);

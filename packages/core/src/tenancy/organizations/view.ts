@@ -1,0 +1,14 @@
+import type { Row } from "../../storage/schema.js";
+
+export const toOrganization = (o: Row<"organizations">) => ({ id: o.id, name: o.name, slug: o.slug, createdAt: o.createdAt });
+
+export const toUser = (u: Row<"users">) => ({
+  id: u.id,
+  email: u.email,
+  username: u.username,
+  firstName: u.firstName,
+  lastName: u.lastName,
+  isEmailVerified: u.isEmailVerified,
+  createdAt: u.createdAt,
+  updatedAt: u.updatedAt,
+});

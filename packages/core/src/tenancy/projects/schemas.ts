@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { isoDateTime, slugPattern, uuid } from "../../kernel/schemas.js";
+
+export const PROJECT_TYPES = ["secret-manager", "cert-manager", "kms", "secret-scanning", "pam", "agent-vault"] as const;
+export const PROJECT_TEMPLATES = ["default"] as const;
+
+export const environmentSummarySchema = z.object({ name: z.string(), slug: z.string(), id: z.string() });
+
+export const deletedEnvironmentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  deleteAfter: isoDateTime,
+  softDeletedAt: isoDateTime,
+  deletedBy: z.object({
+    type: z.string(),
+    id: z.string(),
+    email: z.string(),
+    username: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+  }),
+});
+
+/** SPEC.md's Project object, field for field. */
+export const projectSchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  type: z.enum(PROJECT_TYPES),
+  description: z.string(),
+  defaultProduct: z.string(),
+  upgradeStatus: z.string().nullable(),
+  orgId: uuid,
+  kmsCertificateKeyId: uuid,
+  kmsSecretManagerKeyId: uuid,
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+  environments: z.array(environmentSummarySchema),
+  deletedEnvironments: z.array(deletedEnvironmentSchema),
+  autoCapitalization: z.boolean(),
+  hasDeleteProtection: z.boolean(),
+  secretSharing: z.boolean(),
+  showSnapshotsLegacy: z.boolean(),
+  enforceEncryptedSecretManagerSecretMetadata: z.boolean(),
+  secretBlindIndexEnabled: z.boolean(),
+  isLegacyAdditionalPrivilegesEnabled: z.boolean(),
+  version: z.number().int(),
+  pitVersionLimit: z.number().int(),
+  auditLogsRetentionDays: z.number().int(),
+  secretDetectionIgnoreValues: z.array(z.string()),
+});
+
+export const createProjectInput = z.object({
+  projectName: z.string().trim().min(1).max(64),
+  projectDescription: z.string().max(1024).optional(),
+  slug: z.string().min(5).max(64).regex(slugPattern, "lower-case letters, digits and hyphens").optional(),
+  kmsKeyId: z.string().optional(),
+  template: z.string().min(1).max(64).default("default"),
+  type: z.enum(PROJECT_TYPES).default("secret-manager"),
+  shouldCreateDefaultEnvs: z.boolean().default(true),
+  hasDeleteProtection: z.boolean().default(false),
+  /** Needed when the calling user belongs to more than one organization. */
+  organizationId: z.string().min(1).optional(),
+});
