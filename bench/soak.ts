@@ -14,7 +14,7 @@ const WARMUP_SECONDS = Math.min(60, Math.max(10, Math.floor(SECONDS / 4)));
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
 
 const dataDir = mkdtempSync(join(tmpdir(), "strongroom-soak-"));
-const cli = fileURLToPath(new URL("../packages/http-node/src/cli.ts", import.meta.url));
+const cli = fileURLToPath(new URL("../packages/http-node/src/server/cli.ts", import.meta.url));
 const server = spawn(process.execPath, ["--conditions=source", "--import", "tsx", cli], {
   env: { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" },
   stdio: ["ignore", "pipe", "inherit"],

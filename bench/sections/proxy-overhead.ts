@@ -25,7 +25,7 @@ import { Agent, ProxyAgent, request, type Dispatcher } from "undici";
 import { createStrongroom, generateRootKey } from "@strongroom/core";
 import { createHandler } from "@strongroom/http-node";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
-import { createRootCa, issueCertificate } from "../../packages/agent-proxy/src/core-certificates.js";
+import { createRootCa, issueCertificate } from "@strongroom/core/x509";
 import type { BenchOptions, BenchRow, BenchSection } from "../types.js";
 
 const CONCURRENCY = 16;

@@ -140,7 +140,7 @@ async function runStrongroomServer(subscribers: number): Promise<void> {
   const { anonymous, createStrongroom, generateRootKey } = await import("@strongroom/core");
   const { createSqliteStorage } = await import("@strongroom/storage-sqlite");
   const { createHandler } = await import("@strongroom/http-node");
-  const { issueAccessToken } = await import("../../packages/core/src/auth/tokens.js");
+  const { issueAccessToken } = await import("../../packages/core/src/tenancy/auth/tokens.js");
 
   const dir = mkdtempSync(join(tmpdir(), "strongroom-bench-sse-"));
   const sr = await createStrongroom({ storage: await createSqliteStorage({ filename: join(dir, "strongroom.db") }), rootKey: generateRootKey() });

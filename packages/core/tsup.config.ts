@@ -1,7 +1,14 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts", "testing/crash-child": "src/testing/crash-child.ts" },
+  entry: {
+    index: "src/index.ts",
+    storage: "src/entries/storage.ts",
+    x509: "src/entries/x509.ts",
+    agent: "src/entries/agent.ts",
+    "testing/index": "src/testing/index.ts",
+    "testing/crash-child": "src/testing/crash-child.ts",
+  },
   format: ["esm"],
   dts: true,
   clean: true,

@@ -1,4 +1,4 @@
-import { normalizeHost } from "@strongroom/core";
+import { normalizeHost } from "@strongroom/core/agent";
 
 /**
  * `host:port` as a CONNECT line or an absolute URL carries it: IPv6 in brackets, the port

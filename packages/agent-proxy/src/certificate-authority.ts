@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { certificateFingerprint, createRootCa, prepareIssuer, type PreparedIssuer } from "./core-certificates.js";
+import { certificateFingerprint, createRootCa, prepareIssuer, type PreparedIssuer } from "@strongroom/core/x509";
 
 /**
  * The proxy's own root CA, which signs the certificates it presents to agents for every host it

@@ -1,11 +1,11 @@
-import { areas } from "@strongroom/core";
+import { agentChannel as channel } from "@strongroom/core/agent";
 import type { z } from "zod";
 
 /**
  * The proxy's client for the server's agent-proxy channel (DESIGN.md §7). Answers are checked
  * against the server's own output schemas, so the two sides cannot drift apart unnoticed.
  */
-const channel = areas.agentProxies;
+
 
 export type EnrollAnswer = z.output<typeof channel.enroll.output>;
 export type ProxySettings = EnrollAnswer["config"];

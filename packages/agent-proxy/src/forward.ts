@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { applyCredentials, CredentialInjectionError, formatHostPort } from "@strongroom/core";
+import { applyCredentials, CredentialInjectionError, formatHostPort } from "@strongroom/core/agent";
 import { ControlPlaneUnavailableError, ProxyRevokedError, type BrokerDecision, type ResolveDecision } from "./control-plane.js";
 import { endToEndHeaders, endToEndRawHeaders } from "./hop-by-hop.js";
 import { DestinationRefusedError, DestinationUnresolvedError, pinDestination, type Destination, type GuardOptions } from "./network-guard.js";

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import { HOP_BY_HOP_HEADERS } from "@strongroom/core";
+import { HOP_BY_HOP_HEADERS } from "@strongroom/core/agent";
 
 // An agent's `Proxy-Authorization` is its session token: the shared list includes it.
 const HOP_BY_HOP = HOP_BY_HOP_HEADERS;

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { createSecureContext, type SecureContext } from "node:tls";
 import type { ProxyCa } from "./certificate-authority.js";
 import { CLOCK_SKEW_MS } from "./certificate-authority.js";
-import { issueCertificate } from "./core-certificates.js";
+import { issueCertificate } from "@strongroom/core/x509";
 
 /**
  * The certificates the proxy presents to agents, one per intercepted host, signed by its CA. A

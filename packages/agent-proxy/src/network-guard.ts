@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { addressRefusal, classifyAddress } from "./core-certificates.js";
+import { addressRefusal, classifyAddress } from "@strongroom/core/agent";
 
 /**
  * Where a request may go. The host is resolved once and every address judged with core's

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { openSealed, seal } from "@strongroom/core/agent";
 
 /**
  * AES-256-GCM for the secrets the proxy keeps on disk (its CA key and its access token). Each
@@ -26,20 +26,16 @@ export class Sealer {
     this.#key = key;
   }
 
+  // Core's AES-256-GCM; the file keeps its own field names (`data` for the ciphertext), so data
+  // directories written before keep opening.
   seal(purpose: SealPurpose, plaintext: string): Sealed {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
-    cipher.setAAD(Buffer.from(`${FORMAT}:${purpose}`));
-    const data = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-    return { iv: iv.toString("base64"), tag: cipher.getAuthTag().toString("base64"), data: data.toString("base64") };
+    const { iv, tag, ciphertext } = seal(this.#key, plaintext, `${FORMAT}:${purpose}`);
+    return { iv, tag, data: ciphertext };
   }
 
   open(purpose: SealPurpose, sealed: Sealed): string {
-    const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(sealed.iv, "base64"));
-    decipher.setAAD(Buffer.from(`${FORMAT}:${purpose}`));
-    decipher.setAuthTag(Buffer.from(sealed.tag, "base64"));
     try {
-      return Buffer.concat([decipher.update(Buffer.from(sealed.data, "base64")), decipher.final()]).toString("utf8");
+      return openSealed(this.#key, { iv: sealed.iv, tag: sealed.tag, ciphertext: sealed.data }, `${FORMAT}:${purpose}`).toString("utf8");
     } catch {
       throw new Error(`the stored ${purpose} cannot be decrypted: the data directory's key does not match its state file`);
     }

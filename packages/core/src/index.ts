@@ -1,21 +1,32 @@
-export { createStrongroom, type Strongroom, type StrongroomOptions } from "./strongroom.js";
-export type { Actor } from "./kernel/actor.js";
-export { anonymous } from "./kernel/actor.js";
-export * from "./kernel/errors.js";
+/**
+ * `@strongroom/core`: create an instance, call its operations, handle its errors. Adapters find
+ * what they are written against under subpaths: `@strongroom/core/storage` (the storage port),
+ * `@strongroom/core/testing` (contract suites and test worlds), `@strongroom/core/x509` and
+ * `@strongroom/core/agent` (what the agent proxy shares with the server).
+ */
+export { createStrongroom, type AnyOperation, type Strongroom, type StrongroomOptions } from "./strongroom.js";
+export { operations, type Operations } from "./operations.js";
+export { anonymous, type Actor } from "./kernel/actor.js";
 export { systemClock, ManualClock, type Clock } from "./kernel/clock.js";
 export { defaultConfig, resolveConfig, type StrongroomConfig } from "./kernel/config.js";
-export type { Context } from "./kernel/context.js";
 export { generateRootKey, parseRootKey, RootKeyMismatchError } from "./crypto/keyring.js";
-export { createLocalBus, SECRET_EVENT_TYPES, type EventBus, type ProjectEvent, type SecretEventType } from "./kernel/bus.js";
-export * from "./events/index.js";
-export { defineOperation, toValidationError, type Audience, type OperationDef } from "./kernel/operation.js";
-export * from "./storage/index.js";
-export { areas, type Areas } from "./operations.js";
-export * from "./agent-vault/index.js";
-export { contentEtag, etagMatches, RESPONSE_HEADERS, responseHeadersOf, withResponseHeaders } from "./kernel/response-headers.js";
-export { secretTables } from "./secret-manager/tables.js";
-export { agentProxyTables } from "./agent-vault/tables.js";
-export { purgeLapsedAgentRecords } from "./agent-vault/housekeeping.js";
-export { claimPeriod, createScheduler, scheduledJobs, type ScheduledJob, type Scheduler } from "./jobs/index.js";
-export * from "./cert-manager/index.js";
-export { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
+export {
+  StrongroomError,
+  BadRequestError,
+  UnauthorizedError,
+  PermissionDeniedError,
+  PermissionBoundaryError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ValidationError,
+  RateLimitError,
+  ServiceUnavailableError,
+  type ErrorCode,
+} from "./kernel/errors.js";
+export { createLocalBus, type EventBus, type ProjectEvent, type SecretEventType } from "./kernel/bus.js";
+export { createMemoryStorage } from "./entries/storage.js";
+export type { Audience, OperationDef } from "./kernel/operation.js";
+export type { Context, LogSink } from "./kernel/context.js";
+export type { Delivery, EventDelivery, ProjectEventSubscription, SubscribedEvent } from "./events/index.js";
+export type * from "./types.js";
+export { queryParams } from "./kernel/schemas.js";

@@ -24,41 +24,40 @@ import { folderOperations } from "./secret-manager/folders/operations.js";
 import { secretImportOperations } from "./secret-manager/imports/operations.js";
 import { secretOperations } from "./secret-manager/secrets/operations.js";
 import { tagOperations } from "./secret-manager/tags/operations.js";
-import { leavingAccessAlone as quiet } from "./kernel/operation.js";
 
 /**
- * Every area's operations; `createStrongroom` exposes them as `strongroom.<area>.<operation>`.
- * Operations clear this node's token, access and environment caches unless marked `quiet`: reads,
- * and areas whose writes cannot change who may do what.
+ * Every area's operations, by area and name: `createStrongroom` exposes them as
+ * `strongroom.<area>.<name>`, and adapters reference them directly (a route row names
+ * `operations.secrets.get`, so a misspelt operation fails to compile).
  */
-export const areas = {
-  system: quiet(systemOperations),
+export const operations = {
+  system: systemOperations,
   admin: adminOperations,
   auth: authOperations,
   organizations: organizationOperations,
   identities: identityOperations,
-  projects: quiet(projectOperations, ["get"]),
-  roles: quiet(roleOperations),
-  customRoles: quiet(customRoleOperations, ["list", "get"]),
-  privilegesV1: quiet(privilegeV1Operations, ["list", "get"]),
-  privilegesV2: quiet(privilegeV2Operations, ["list", "get", "getBySlug"]),
-  memberships: quiet(membershipOperations, ["details"]),
+  projects: projectOperations,
+  roles: roleOperations,
+  customRoles: customRoleOperations,
+  privilegesV1: privilegeV1Operations,
+  privilegesV2: privilegeV2Operations,
+  memberships: membershipOperations,
   environments: environmentOperations,
-  folders: quiet(folderOperations),
-  tags: quiet(tagOperations),
-  secretImports: quiet(secretImportOperations),
+  folders: folderOperations,
+  tags: tagOperations,
+  secretImports: secretImportOperations,
   secrets: secretOperations,
-  agentProxies: quiet(agentProxyOperations, ["list", "get", "config", "resolve"]),
-  accessBundles: quiet(accessBundleOperations, ["list", "get"]),
+  agentProxies: agentProxyOperations,
+  accessBundles: accessBundleOperations,
   agentSessions: agentSessionOperations,
-  proxiedServices: quiet(proxiedServiceOperations, ["list", "get"]),
-  events: quiet(eventOperations),
-  certificateAuthorities: quiet(certificateAuthorityOperations),
-  certificateProfiles: quiet(certificateProfileOperations),
-  certificates: quiet(certificateOperations),
-  discovery: quiet(discoveryOperations),
-  installations: quiet(installationOperations),
-  alerts: quiet(alertOperations),
+  proxiedServices: proxiedServiceOperations,
+  events: eventOperations,
+  certificateAuthorities: certificateAuthorityOperations,
+  certificateProfiles: certificateProfileOperations,
+  certificates: certificateOperations,
+  discovery: discoveryOperations,
+  installations: installationOperations,
+  alerts: alertOperations,
 };
 
-export type Areas = typeof areas;
+export type Operations = typeof operations;

@@ -1,35 +1,44 @@
+import { ACCESS_DECIDING_TABLES } from "./access/tables.js";
+import { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
+import { KeyRing, parseRootKey } from "./crypto/keyring.js";
+import { subscriptionsOf } from "./events/registry.js";
+import { scheduledJobs } from "./jobs.js";
+import { createScheduler, type Scheduler } from "./jobs/scheduler.js";
 import type { Actor } from "./kernel/actor.js";
+import { createLocalBus, type EventBus } from "./kernel/bus.js";
 import { systemClock, type Clock } from "./kernel/clock.js";
 import { resolveConfig, type StrongroomConfig } from "./kernel/config.js";
-import type { Context } from "./kernel/context.js";
-import { KeyRing, parseRootKey } from "./crypto/keyring.js";
-import { createLocalBus, type EventBus } from "./kernel/bus.js";
+import { createContext, HookRegistry, type Context, type LogSink } from "./kernel/context.js";
 import { bindOperation, type OperationDef, type OperationFn } from "./kernel/operation.js";
-import { areas, type Areas } from "./operations.js";
+import { operations, type Operations } from "./operations.js";
+import type { StrongroomSchema } from "./schema.js";
+import { observeWrites } from "./storage/observe.js";
 import type { Storage } from "./storage/table.js";
 import { authenticate } from "./tenancy/auth/authenticate.js";
-import { createScheduler, scheduledJobs, type Scheduler } from "./jobs/index.js";
-import { subscriptionsOf } from "./events/registry.js";
-import { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
 
 export interface StrongroomOptions {
-  storage: Storage;
-  /** 32 bytes, raw or base64. Wraps every data key. */
+  /** Where everything is kept: `createSqliteStorage`, `createPostgresStorage`, or `createMemoryStorage` for tests. */
+  storage: Storage<StrongroomSchema>;
+  /** 32 bytes, raw or base64. Wraps every data key; keep it, or nothing stored can be read again. */
   rootKey: string | Buffer;
   clock?: Clock;
+  /** How events reach subscribers; several nodes on PostgreSQL share `createPostgresBus`. */
   bus?: EventBus;
   config?: Partial<StrongroomConfig>;
   /** Structured log sink for background work (job failures). Never receives secrets. Default: JSON lines on stderr. */
-  log?: (entry: Record<string, unknown>) => void;
+  log?: LogSink;
 }
 
 type AreaApi<A> = { [O in keyof A]: OperationFn<A[O]> };
 
-export type Strongroom = { [A in keyof Areas]: AreaApi<Areas[A]> } & {
-  /** Every operation by `area.name`, for adapters (routes, OpenAPI). */
-  readonly operations: Readonly<Record<string, OperationDef>>;
-  /** Calls an operation by name: validates the input against its schema and checks the audience. */
-  invoke(name: string, actor: Actor, input: unknown): Promise<unknown>;
+/** Any operation of the registry: what `call` and the adapters accept. */
+export type AnyOperation = OperationDef<any, any, any>;
+
+export type Strongroom = { [A in keyof Operations]: AreaApi<Operations[A]> } & {
+  /** Every operation definition by area and name, for adapters (routes, OpenAPI). */
+  readonly operations: Operations;
+  /** Calls an operation by its definition: validates the input against its schema, checks the audience, runs it. */
+  call<D extends AnyOperation>(operation: D, actor: Actor, input: unknown): Promise<Awaited<ReturnType<OperationFn<D>>>>;
   /** Resolves a bearer token (without the `Bearer ` prefix) to an actor; no token → anonymous. */
   authenticate(token: string | undefined): Promise<Actor>;
   readonly context: Context;
@@ -39,47 +48,68 @@ export type Strongroom = { [A in keyof Areas]: AreaApi<Areas[A]> } & {
   close(): Promise<void>;
 };
 
+/**
+ * Creates a Strongroom instance over a storage: every operation, grouped by area, as typed async
+ * functions `(actor, input) => output`, plus the scheduler for periodic jobs.
+ *
+ * @example
+ * ```ts
+ * import { createStrongroom } from "@strongroom/core";
+ * import { createSqliteStorage } from "@strongroom/storage-sqlite";
+ *
+ * const strongroom = await createStrongroom({
+ *   storage: await createSqliteStorage({ filename: "./strongroom.db" }),
+ *   rootKey: process.env.STRONGROOM_ROOT_KEY!, // 32 bytes, base64; the same key on every start
+ * });
+ * const actor = await strongroom.authenticate(token);
+ * const { secret } = await strongroom.secrets.get(actor, { projectId, environment: "prod", secretName: "DB_URL" });
+ * ```
+ */
 export async function createStrongroom(options: StrongroomOptions): Promise<Strongroom> {
   const clock = options.clock ?? systemClock;
   const keys = new KeyRing(parseRootKey(options.rootKey));
   await keys.verify(options.storage, clock.now());
-  const ctx: Context = {
-    storage: options.storage,
+  const log: LogSink =
+    options.log ?? ((entry) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`));
+  // Any write to a table access is decided on drops the access caches: this node applies it at once.
+  let dropAccessCaches = () => {};
+  const storage = observeWrites(options.storage, ACCESS_DECIDING_TABLES, () => dropAccessCaches());
+  const ctx = createContext({
+    storage,
     clock,
     bus: options.bus ?? createLocalBus(),
     keys,
     config: resolveConfig(options.config),
-  };
+    log,
+    hooks: new HookRegistry(),
+  });
+  dropAccessCaches = () => ctx.caches.access.changed();
 
-  const operations: Record<string, OperationDef> = {};
-  const bound: Record<string, (actor: Actor, input: unknown) => Promise<unknown>> = {};
+  const bound = new Map<AnyOperation, (actor: Actor, input: unknown) => Promise<unknown>>();
   const api: Record<string, Record<string, unknown>> = {};
-  for (const [areaName, area] of Object.entries(areas)) {
+  for (const [areaName, area] of Object.entries(operations)) {
     api[areaName] = {};
-    for (const [opName, def] of Object.entries(area as Record<string, OperationDef>)) {
-      const fullName = `${areaName}.${opName}`;
+    for (const [opName, def] of Object.entries(area as Record<string, AnyOperation>)) {
       const fn = bindOperation(ctx, def) as (actor: Actor, input: unknown) => Promise<unknown>;
-      operations[fullName] = def;
-      bound[fullName] = fn;
+      bound.set(def, fn);
       api[areaName][opName] = fn;
     }
   }
 
-  const log = options.log ?? ((entry) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`));
   const scheduler = createScheduler(ctx, scheduledJobs, (job, error) =>
     log({ level: "error", msg: "scheduled job failed", job, error: error instanceof Error ? error.message : String(error) }),
   );
 
   let closed = false;
   return {
-    ...(api as { [A in keyof Areas]: AreaApi<Areas[A]> }),
+    ...(api as { [A in keyof Operations]: AreaApi<Operations[A]> }),
     operations,
     context: ctx,
     scheduler,
-    async invoke(name, actor, input) {
-      const fn = bound[name];
-      if (!fn) throw new Error(`unknown operation ${name}`);
-      return fn(actor, input);
+    call(operation, actor, input) {
+      const fn = bound.get(operation);
+      if (!fn) return Promise.reject(new Error(`operation ${operation.name} is not one of this instance's`));
+      return fn(actor, input) as never;
     },
     authenticate: (token) => authenticate(ctx, token),
     async close() {

@@ -1,4 +1,5 @@
-import { RateLimitError, StrongroomError, ValidationError } from "@strongroom/core";
+import { RateLimitError, ServiceUnavailableError, StrongroomError, ValidationError } from "@strongroom/core";
+import { STATUS_OF } from "./status.js";
 
 /** The JSON error body of SPEC.md "Errors" / DESIGN.md §9. */
 export interface ErrorBody {
@@ -24,7 +25,8 @@ const DETAIL_STATUSES = new Set([400, 403]);
 
 /** Maps anything thrown while serving a request to the status, body and headers the client gets. */
 export function toErrorResponse(thrown: unknown, reqId: string): ErrorResponse {
-  if (!(thrown instanceof StrongroomError) || thrown.status >= 500 || thrown.status < 400) {
+  const status = thrown instanceof StrongroomError ? STATUS_OF[thrown.code] : 500;
+  if (!(thrown instanceof StrongroomError) || status === 500 || status === undefined) {
     return {
       status: 500,
       body: { reqId, statusCode: 500, ...INTERNAL },
@@ -34,12 +36,14 @@ export function toErrorResponse(thrown: unknown, reqId: string): ErrorResponse {
   }
   const body: ErrorBody = {
     reqId,
-    statusCode: thrown.status,
+    statusCode: status,
     message: thrown instanceof ValidationError ? thrown.issues : thrown.message,
-    error: thrown.errorName,
+    error: thrown.code,
   };
-  if (DETAIL_STATUSES.has(thrown.status) && thrown.details !== undefined) body.details = thrown.details;
+  if (DETAIL_STATUSES.has(status) && thrown.details !== undefined) body.details = thrown.details;
   const headers: Record<string, string> = {};
-  if (thrown instanceof RateLimitError) headers["retry-after"] = String(Math.max(1, Math.ceil(thrown.retryAfterSeconds ?? 1)));
-  return { status: thrown.status, body, headers, unexpected: false };
+  if (thrown instanceof RateLimitError || thrown instanceof ServiceUnavailableError) {
+    headers["retry-after"] = String(Math.max(1, Math.ceil(thrown.retryAfterSeconds ?? 1)));
+  }
+  return { status, body, headers, unexpected: false };
 }

@@ -5,27 +5,27 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
-  etagMatches,
-  responseHeadersOf,
   type Actor,
+  type AnyOperation,
   type Strongroom,
 } from "@strongroom/core";
 import { ClientGoneError, readJsonBody } from "./body.js";
 import { bearerToken } from "./auth-header.js";
 import { toErrorResponse } from "./error-body.js";
-import { assembleInput, queryInput, splitTarget } from "./input.js";
+import { contentEtag, etagMatches } from "./etag.js";
+import { assembleInput, queryInput, queryKeys, splitTarget } from "./input.js";
 import { describeError, entryWriter, jsonLinesLogger, type Logger } from "./logger.js";
-import { buildOpenApiDocument, OPENAPI_PATH } from "./openapi.js";
+import { buildOpenApiDocument, OPENAPI_PATH, operationIds } from "./openapi.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
 import { sendError, sendJson, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
 import { routes as defaultRoutes } from "./routes/index.js";
-import type { EventStream, Route } from "./routes/route.js";
-import { pipeEventStream } from "./sse.js";
+import type { Route } from "./routes/route.js";
+import { pipeEventStream, subscriptionFrames } from "./sse.js";
 
 /** What the adapter needs of a Strongroom instance. */
-export type StrongroomTarget = Pick<Strongroom, "operations" | "invoke" | "authenticate">;
+export type StrongroomTarget = Pick<Strongroom, "operations" | "call" | "authenticate">;
 
 export interface HandlerOptions {
   /** Default: JSON lines on stdout. */
@@ -65,12 +65,14 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
   };
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
 
+  const ids = operationIds(strongroom.operations);
   const served: Route[] = [];
   for (const route of options.routes ?? defaultRoutes) {
-    if (strongroom.operations[route.operation]) served.push(route);
-    else log({ level: "warn", time: new Date().toISOString(), msg: "route not served: unknown operation", operation: route.operation, route: route.path });
+    if (ids.has(route.operation)) served.push(route);
+    else log({ level: "warn", time: new Date().toISOString(), msg: "route not served: unknown operation", operation: route.operation.name, route: route.path });
   }
   const router = new Router(served);
+  const queryKeysOf = new Map<Route, string[]>(served.map((route) => [route, queryKeys(route)]));
   let openApiText: string | undefined;
 
   const shutdown = new AbortController();
@@ -89,7 +91,7 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
 
     if (method === "GET" && path === OPENAPI_PATH) {
       state.route = OPENAPI_PATH;
-      openApiText ??= JSON.stringify(buildOpenApiDocument(served, strongroom.operations));
+      openApiText ??= JSON.stringify(buildOpenApiDocument(served, ids));
       sendJsonText(res, 200, openApiText);
       return;
     }
@@ -106,24 +108,28 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     if (limiter && actorKey) checkRate(limiter, actorKey);
 
     const body = hasBody(req) ? await readJsonBody(req, maxBodyBytes) : {};
-    const input = assembleInput(body, queryInput(route, search), params);
-    const result = await strongroom.invoke(route.operation, actor, input);
+    const input = assembleInput(body, queryInput(queryKeysOf.get(route)!, search), params);
+    const result = await strongroom.call(route.operation, actor, input);
     const status = route.status ?? 200;
     if (route.kind !== "sse") {
-      // Operations may attach headers (an ETag) to their result; they never reach the JSON body.
-      const headers = responseHeadersOf(result) ?? {};
-      if (headers.etag && etagMatches(req.headers["if-none-match"], headers.etag)) {
-        res.writeHead(304, { etag: headers.etag, "cache-control": "no-store" });
+      if (!route.etag) {
+        sendJson(res, status, result);
+        return;
+      }
+      const text = result === undefined ? "{}" : JSON.stringify(result);
+      const etag = contentEtag(text);
+      if (etagMatches(req.headers["if-none-match"], etag)) {
+        res.writeHead(304, { etag, "cache-control": "no-store" });
         res.end();
         return;
       }
-      sendJson(res, status, result, headers);
+      sendJsonText(res, status, text, { etag });
       return;
     }
-    if (!isEventStream(result)) throw new Error(`operation ${route.operation} did not return an event stream`);
+    const source = (route.frames ?? subscriptionFrames)(result);
     openStreams++;
     try {
-      await pipeEventStream(res, status, result, {
+      await pipeEventStream(res, status, source, {
         ...sse,
         signal: shutdown.signal,
         onStreamError: (thrown) => logUnexpected(thrown, req, state, "event stream failed"),
@@ -219,10 +225,6 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-function isEventStream(value: unknown): value is EventStream {
-  const candidate = value as Partial<EventStream> | null;
-  return typeof candidate?.cancel === "function" && typeof candidate.stream?.[Symbol.asyncIterator] === "function";
-}
 
 function checkRate(limiter: RateLimiter, key: string): void {
   const waitSeconds = limiter.take(key);

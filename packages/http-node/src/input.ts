@@ -1,12 +1,66 @@
-import { ValidationError } from "@strongroom/core";
+import { queryParams, ValidationError } from "@strongroom/core";
+import type { z } from "zod";
+import { pathParams } from "./router.js";
 import type { Route } from "./routes/route.js";
 
-/** The value of each query key a route lists: one occurrence is a string, several are a list. */
-export function queryInput(route: Route, search: string): Record<string, string | string[]> {
+/** The top-level keys of an input schema, through the wrappers zod puts around objects. */
+function inputFields(schema: z.ZodType): Map<string, z.ZodType> {
+  const fields = new Map<string, z.ZodType>();
+  const visit = (node: z.ZodType): void => {
+    const def = (node as unknown as { _zod: { def: Record<string, any> } })._zod.def;
+    switch (def.type) {
+      case "object":
+        for (const [key, field] of Object.entries(def.shape as Record<string, z.ZodType>)) fields.set(key, field);
+        return;
+      case "pipe":
+        return visit(def.in);
+      case "union":
+        for (const option of def.options) visit(option);
+        return;
+      case "intersection":
+        visit(def.left);
+        visit(def.right);
+        return;
+      case "optional":
+      case "nullable":
+      case "default":
+      case "prefault":
+      case "readonly":
+      case "catch":
+        return visit(def.innerType);
+      default:
+        return;
+    }
+  };
+  visit(schema);
+  return fields;
+}
+
+/**
+ * The query keys a route reads, from its operation's input schema: every field but the path's
+ * params for GET and DELETE; for other methods only fields marked with `queryParam`.
+ */
+export function queryKeys(route: Route): string[] {
+  const inPath = new Set(pathParams(route.path));
+  const readsAll = route.method === "GET" || route.method === "DELETE";
+  return [...inputFields(route.operation.input)]
+    .filter(([key, field]) => !inPath.has(key) && (readsAll || isQueryParam(field)))
+    .map(([key]) => key);
+}
+
+function isQueryParam(field: z.ZodType): boolean {
+  for (let node: any = field; node; node = node._zod.def.innerType) {
+    if (queryParams.has(node)) return true;
+  }
+  return false;
+}
+
+/** The value of each listed query key: one occurrence is a string, several are a list. */
+export function queryInput(keys: readonly string[], search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  if (!route.query?.length || !search) return out;
+  if (!keys.length || !search) return out;
   const params = new URLSearchParams(search);
-  for (const key of route.query) {
+  for (const key of keys) {
     const values = params.getAll(key);
     if (values.length === 1) out[key] = values[0];
     else if (values.length > 1) out[key] = values;

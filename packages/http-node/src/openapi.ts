@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { OperationDef } from "@strongroom/core";
+import type { AnyOperation, OperationDef, Operations } from "@strongroom/core";
+import { queryKeys } from "./input.js";
 import { pathParams } from "./router.js";
 import type { Route } from "./routes/route.js";
 
@@ -52,11 +53,20 @@ const authErrors = {
   "403": errorResponse("Not permitted", "ForbiddenError"),
 };
 
+/** Each operation's id in the document: `area.name`, as the registry groups them. */
+export function operationIds(operations: Operations): Map<AnyOperation, string> {
+  const ids = new Map<AnyOperation, string>();
+  for (const [area, members] of Object.entries(operations)) {
+    for (const [name, def] of Object.entries(members as Record<string, AnyOperation>)) ids.set(def, `${area}.${name}`);
+  }
+  return ids;
+}
+
 /**
  * Builds the OpenAPI 3.1 document from the route table and each operation's zod schemas. Routes
- * whose operation is not in `operations` are left out, as the server does not answer them either.
+ * whose operation has no id are left out, as the server does not answer them either.
  */
-export function buildOpenApiDocument(routes: readonly Route[], operations: Readonly<Record<string, OperationDef>>): JsonSchema {
+export function buildOpenApiDocument(routes: readonly Route[], ids: ReadonlyMap<AnyOperation, string>): JsonSchema {
   const components: Record<string, JsonSchema> = { ...errorSchemas };
   const paths: Record<string, Record<string, unknown>> = {};
   const addPath = (path: string, method: string, operation: unknown) => {
@@ -64,11 +74,11 @@ export function buildOpenApiDocument(routes: readonly Route[], operations: Reado
   };
 
   for (const route of routes) {
-    const def = operations[route.operation];
-    if (!def) continue;
-    const operation = describeRoute(route, def, components);
+    const id = ids.get(route.operation);
+    if (!id) continue;
+    const operation = describeRoute(route, id, components);
     addPath(route.path, route.method, operation);
-    if (route.trailingSlash) addPath(`${route.path}/`, route.method, { ...operation, operationId: `${route.operation}.trailingSlash` });
+    if (route.trailingSlash) addPath(`${route.path}/`, route.method, { ...operation, operationId: `${id}.trailingSlash` });
   }
   addPath(OPENAPI_PATH, "GET", {
     operationId: "docs.openapi",
@@ -90,8 +100,9 @@ export function buildOpenApiDocument(routes: readonly Route[], operations: Reado
   };
 }
 
-function describeRoute(route: Route, def: OperationDef, components: Record<string, JsonSchema>): JsonSchema {
-  const input = toSchema(def.input, "input", `${route.operation}.input`, components);
+function describeRoute(route: Route, id: string, components: Record<string, JsonSchema>): JsonSchema {
+  const def = route.operation;
+  const input = toSchema(def.input, "input", `${id}.input`, components);
   const properties = { ...((input.properties as Record<string, JsonSchema> | undefined) ?? {}) };
   const required = new Set((input.required as string[] | undefined) ?? []);
   const isObject = input.type === "object" || input.properties !== undefined;
@@ -108,14 +119,14 @@ function describeRoute(route: Route, def: OperationDef, components: Record<strin
     required.delete(name);
   };
   for (const name of pathParams(route.path)) takeParameter(name, "path");
-  for (const name of route.query ?? []) takeParameter(name, "query");
+  for (const name of queryKeys(route)) takeParameter(name, "query");
 
   const operation: JsonSchema = {
-    operationId: route.operation,
+    operationId: id,
     summary: def.summary,
-    tags: [route.operation.split(".")[0]],
+    tags: [id.split(".")[0]],
     responses: {
-      [String(route.status ?? 200)]: successResponse(route, def, components),
+      [String(route.status ?? 200)]: successResponse(route, id, components),
       ...commonErrors,
       ...(def.audience === "public" ? {} : authErrors),
       ...(hasBody(route) ? { "413": errorResponse("Request body over 1 MiB", "PayloadTooLargeError") } : {}),
@@ -135,13 +146,14 @@ function describeRoute(route: Route, def: OperationDef, components: Record<strin
   return operation;
 }
 
-function successResponse(route: Route, def: OperationDef, components: Record<string, JsonSchema>): JsonSchema {
+function successResponse(route: Route, id: string, components: Record<string, JsonSchema>): JsonSchema {
+  const def: OperationDef = route.operation;
   if (route.kind === "sse") {
     return { description: "A stream of Server-Sent Events", content: { "text/event-stream": { schema: { type: "string" } } } };
   }
   return {
     description: def.summary || "Success",
-    content: { "application/json": { schema: toSchema(def.output, "output", `${route.operation}.output`, components) } },
+    content: { "application/json": { schema: toSchema(def.output, "output", `${id}.output`, components) } },
   };
 }
 

@@ -1,26 +1,29 @@
 import type { HttpMethod, Route } from "./routes/route.js";
 
-export interface RouteMatch {
-  readonly route: Route;
+/** What the router needs of a row: where it answers. */
+export type RoutePlace = Pick<Route, "method" | "path" | "trailingSlash">;
+
+export interface RouteMatch<R extends RoutePlace = Route> {
+  readonly route: R;
   readonly params: Record<string, string>;
 }
 
-export type RouteLookup =
-  | { readonly kind: "match"; readonly match: RouteMatch }
+export type RouteLookup<R extends RoutePlace = Route> =
+  | { readonly kind: "match"; readonly match: RouteMatch<R> }
   | { readonly kind: "none" }
   /** A path segment is not valid percent-encoding. */
   | { readonly kind: "malformed" };
 
-interface Node {
-  readonly literals: Map<string, Node>;
+interface Node<R> {
+  readonly literals: Map<string, Node<R>>;
   /** One child for every `{param}` at this depth, whatever each route calls it. */
-  param?: Node;
-  route?: Route;
+  param?: Node<R>;
+  route?: R;
   /** The route's param names by their segment index, read when the route matches. */
   paramNames?: (string | undefined)[];
 }
 
-const newNode = (): Node => ({ literals: new Map() });
+const newNode = <R>(): Node<R> => ({ literals: new Map() });
 
 export class DuplicateRouteError extends Error {}
 
@@ -28,14 +31,14 @@ export class DuplicateRouteError extends Error {}
  * A segment trie per method, built once. Literal children are tried before the param child, so
  * `/projects/details` wins over `/projects/{id}`; the trie backtracks when a literal leads nowhere.
  */
-export class Router {
-  private readonly roots = new Map<string, Node>();
+export class Router<R extends RoutePlace = Route> {
+  private readonly roots = new Map<string, Node<R>>();
 
-  constructor(routes: Iterable<Route>) {
+  constructor(routes: Iterable<R>) {
     for (const route of routes) this.add(route);
   }
 
-  private add(route: Route): void {
+  private add(route: R): void {
     let node = this.roots.get(route.method);
     if (!node) this.roots.set(route.method, (node = newNode()));
     const paramNames: (string | undefined)[] = [];
@@ -57,7 +60,7 @@ export class Router {
   }
 
   /** `path` is the raw request path without query string. */
-  lookup(method: string, path: string): RouteLookup {
+  lookup(method: string, path: string): RouteLookup<R> {
     const root = this.roots.get(method as HttpMethod);
     if (!root || !path.startsWith("/")) return { kind: "none" };
     const raw = path.slice(1).split("/");
@@ -83,7 +86,7 @@ export class Router {
   }
 }
 
-function walk(node: Node, segments: string[], index: number): Node | undefined {
+function walk<R>(node: Node<R>, segments: string[], index: number): Node<R> | undefined {
   if (index === segments.length) return node.route ? node : undefined;
   const literal = node.literals.get(segments[index]);
   return (literal && walk(literal, segments, index + 1)) || (node.param && walk(node.param, segments, index + 1));

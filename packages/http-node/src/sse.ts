@@ -1,5 +1,41 @@
 import type { ServerResponse } from "node:http";
-import type { EventStream, SseFrame } from "./routes/route.js";
+import type { Delivery, ProjectEvent, ProjectEventSubscription } from "@strongroom/core";
+import { STATUS_OF } from "./status.js";
+
+/** One Server-Sent Events frame: written as `id:`, `event:` and `data:` lines. */
+export interface SseFrame {
+  readonly id?: string;
+  readonly event: string;
+  readonly data: string;
+}
+
+const serialize = (source: ProjectEvent, payload: ProjectEvent["payload"]) =>
+  JSON.stringify({ projectType: source.projectType, data: { eventType: source.eventType, payload } });
+
+// Most subscribers receive an event whole; its text is then built once, not once per subscriber.
+const wholeEventData = new WeakMap<ProjectEvent, string>();
+
+function eventData(source: ProjectEvent, payload: ProjectEvent["payload"]): string {
+  if (payload !== source.payload) return serialize(source, payload);
+  let data = wholeEventData.get(source);
+  if (data === undefined) {
+    data = serialize(source, payload);
+    wholeEventData.set(source, data);
+  }
+  return data;
+}
+
+/**
+ * `id: <n>`, `event: <eventType>`, `data: {"projectType", "data": {"eventType", "payload"}}`
+ * (SPEC.md "Events"); a failed subscription's last frame is `event: error` with an error body.
+ */
+export function toSseFrame(delivery: Delivery): SseFrame {
+  if (delivery.kind === "error") {
+    const { code, message } = delivery.error;
+    return { event: "error", data: JSON.stringify({ statusCode: STATUS_OF[code] ?? 500, error: code, message }) };
+  }
+  return { id: delivery.id, event: delivery.source.eventType, data: eventData(delivery.source, delivery.payload) };
+}
 
 /** Line breaks would let a value end its field early and smuggle in fields of its own. */
 const singleLine = (value: string) => value.replace(/[\r\n]+/g, " ");
@@ -26,6 +62,29 @@ export const SSE_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
+/** Frames to stream, and how to stop their producer. */
+export interface SseSource {
+  readonly frames: AsyncIterable<SseFrame>;
+  cancel(): void;
+}
+
+/** A project event subscription as frames: each delivery framed as it is taken. */
+export function subscriptionFrames(result: unknown): SseSource {
+  const subscription = result as Partial<ProjectEventSubscription> | null;
+  if (typeof subscription?.cancel !== "function" || typeof subscription.deliveries?.[Symbol.asyncIterator] !== "function") {
+    throw new Error("the operation did not return an event subscription");
+  }
+  const { deliveries } = subscription;
+  return {
+    frames: {
+      async *[Symbol.asyncIterator]() {
+        for await (const delivery of deliveries) yield toSseFrame(delivery);
+      },
+    },
+    cancel: () => subscription.cancel!(),
+  };
+}
+
 export interface SseOptions {
   pingIntervalMs: number;
   /** Output the client has not yet taken; past this the client is too slow and is dropped. */
@@ -37,15 +96,10 @@ export interface SseOptions {
 }
 
 /**
- * Pipes an operation's event stream to the response until either side ends it. Resolves once
- * everything it set up (ping timer, listeners, the stream itself) has been released.
+ * Pipes a frame source to the response until either side ends it. Resolves once everything it
+ * set up (ping timer, listeners, the source itself) has been released.
  */
-export async function pipeEventStream(
-  res: ServerResponse,
-  status: number,
-  source: EventStream,
-  options: SseOptions,
-): Promise<void> {
+export async function pipeEventStream(res: ServerResponse, status: number, source: SseSource, options: SseOptions): Promise<void> {
   if (res.destroyed) {
     // The client left while the operation was still setting the stream up.
     source.cancel();
@@ -82,7 +136,7 @@ export async function pipeEventStream(
   else options.signal?.addEventListener("abort", endFromServer);
 
   try {
-    for await (const frame of source.stream) {
+    for await (const frame of source.frames) {
       if (!open) break;
       send(frame);
     }

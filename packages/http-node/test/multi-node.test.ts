@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStrongroom, generateRootKey, ManualClock, type Strongroom } from "@strongroom/core";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
-import { withPostgres, type TestDatabase } from "../../storage-postgres/test/pg-helper.js";
+import { withPostgres, type TestDatabase } from "@strongroom/storage-postgres/testing";
 import { call, spawnServer, type ServerProcess } from "./helpers/spawn-server.js";
 
 const HOUR = 60 * 60 * 1000;

@@ -1,8 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryStorage, createStrongroom, generateRootKey, type Strongroom } from "@strongroom/core";
-import { buildOpenApiDocument, createHandler, routes } from "@strongroom/http-node";
-import { testRoutes, createFakeStrongroom } from "./helpers/fake-strongroom.js";
+import { buildOpenApiDocument, createHandler, get, operationIds, routes } from "@strongroom/http-node";
+import { testOperations, testRoutes, createFakeStrongroom } from "./helpers/fake-strongroom.js";
 import { startTestServer, type TestServer } from "./helpers/http.js";
 
 async function expectValidOpenApi31(document: unknown) {
@@ -62,7 +62,8 @@ describe("OpenAPI document", () => {
 
   it("leaves out routes whose operation does not exist", () => {
     const fake = createFakeStrongroom();
-    const doc = buildOpenApiDocument([...testRoutes, { method: "GET", path: "/api/v1/ghost", operation: "ghost.op" }], fake.strongroom.operations) as any;
+    const ghost = { ...testOperations.status, name: "ghost" };
+    const doc = buildOpenApiDocument([...testRoutes, get("/api/v1/ghost", ghost)], operationIds(fake.strongroom.operations)) as any;
     expect(doc.paths["/api/v1/ghost"]).toBeUndefined();
   });
 });
@@ -101,15 +102,16 @@ describe("OpenAPI document of the real server", () => {
   afterAll(() => strongroom.close());
 
   it("covers every route the server serves and is valid OpenAPI 3.1", async () => {
-    const doc = buildOpenApiDocument(routes, strongroom.operations) as any;
+    const ids = operationIds(strongroom.operations);
+    const doc = buildOpenApiDocument(routes, ids) as any;
     await expectValidOpenApi31(doc);
-    for (const route of routes.filter((r) => strongroom.operations[r.operation])) {
-      expect(doc.paths[route.path]?.[route.method.toLowerCase()]?.operationId).toBe(route.operation);
+    for (const route of routes.filter((r) => ids.has(r.operation))) {
+      expect(doc.paths[route.path]?.[route.method.toLowerCase()]?.operationId).toBe(ids.get(route.operation));
     }
   });
 
   it("documents every endpoint of SPEC.md's Endpoints part", () => {
-    const doc = buildOpenApiDocument(routes, strongroom.operations) as { paths: Record<string, Record<string, unknown>> };
+    const doc = buildOpenApiDocument(routes, operationIds(strongroom.operations)) as { paths: Record<string, Record<string, unknown>> };
     // Param names differ between SPEC.md and some routes; compare the shapes of the paths.
     const shape = (path: string) => path.replace(/\{[^}]+\}/g, "{}");
     const documented = new Set(Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${shape(path)}`)));
@@ -121,7 +123,8 @@ describe("OpenAPI document of the real server", () => {
   });
 
   it("has an operation in core for every route in the table", () => {
-    const missing = routes.filter((route) => !strongroom.operations[route.operation]).map((route) => route.operation);
+    const ids = operationIds(strongroom.operations);
+    const missing = routes.filter((route) => !ids.has(route.operation)).map((route) => route.operation.name);
     expect(missing).toEqual([]);
     // And the handler builds over the full table without complaint.
     const warnings: string[] = [];

@@ -2,12 +2,12 @@ import { connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type RunningServer } from "@strongroom/http-node";
-import { createFakeStrongroom, testRoutes, USER_TOKEN } from "./helpers/fake-strongroom.js";
+import { createFakeStrongroom, testOperations, testRoutes, USER_TOKEN } from "./helpers/fake-strongroom.js";
 import { eventually, send } from "./helpers/http.js";
 import { sendRaw, type RawReply } from "./helpers/raw.js";
 
 /** Everything but the operations that fail or hold on purpose. */
-const routes = testRoutes.filter((route) => !["test.boom", "test.hold"].includes(route.operation) && route.kind !== "sse");
+const routes = testRoutes.filter((route) => ![testOperations.boom, testOperations.hold].includes(route.operation) && route.kind !== "sse");
 
 let running: RunningServer;
 let port: number;

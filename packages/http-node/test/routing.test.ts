@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Router, type Route } from "@strongroom/http-node";
+import { Router, type RoutePlace } from "@strongroom/http-node";
 import { expectErrorBody } from "./helpers/error-shape.js";
 import { USER_TOKEN } from "./helpers/fake-strongroom.js";
 import { startTestServer, type TestServer } from "./helpers/http.js";
 
 describe("Router", () => {
-  const routes: Route[] = [
+  const routes: (RoutePlace & { operation: string })[] = [
     { method: "GET", path: "/api/v1/projects/{projectId}", operation: "a.get" },
     { method: "GET", path: "/api/v1/projects/details", operation: "a.details" },
     { method: "GET", path: "/api/v1/projects/{projectId}/members/{memberId}", operation: "a.member" },
@@ -55,7 +55,7 @@ describe("Router", () => {
   });
 
   it("lets routes name the param at one position differently", () => {
-    const named = new Router([
+    const named = new Router<RoutePlace & { operation: string }>([
       { method: "POST", path: "/api/v1/workspace/{workspaceId}/memberships/details", operation: "m.details" },
       { method: "POST", path: "/api/v1/workspace/{projectId}/environments", operation: "e.create" },
     ]);

@@ -44,7 +44,7 @@ describe("createStrongroomServer on SQLite", () => {
   });
 
   it("runs as the strongroom command: prints its address, serves, and exits 0 on SIGTERM", async () => {
-    const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+    const cli = fileURLToPath(new URL("../src/server/cli.ts", import.meta.url));
     const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", cli], {
       env: { ...process.env, DATA_DIR: tempDir(), PORT: "0", HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],

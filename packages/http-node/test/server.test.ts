@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { readServerSettings } from "@strongroom/http-node";
-import { loadRootKey } from "../src/root-key.js";
+import { loadRootKey } from "../src/server/root-key.js";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -90,7 +90,7 @@ describe("root key", () => {
 
 describe("strongroom command", () => {
   it("exits non-zero with a clear message when it cannot start", async () => {
-    const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+    const cli = fileURLToPath(new URL("../src/server/cli.ts", import.meta.url));
     const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", cli], {
       env: { ...process.env, DATA_DIR: tempDir(), STRONGROOM_ROOT_KEY: "dG9vIHNob3J0", PORT: "0", HOST: "127.0.0.1" },
       stdio: ["ignore", "pipe", "pipe"],

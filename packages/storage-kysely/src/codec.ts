@@ -1,4 +1,4 @@
-import type { Column, ColumnKind, TableDef } from "@strongroom/core";
+import type { Column, ColumnKind, TableDef } from "@strongroom/core/storage";
 import type { Dialect } from "./dialect.js";
 
 /**

@@ -1,4 +1,4 @@
-import type { ColumnKind, TableDef } from "@strongroom/core";
+import type { ColumnKind, TableDef } from "@strongroom/core/storage";
 import type { Kysely } from "kysely";
 
 /**
@@ -19,6 +19,11 @@ export interface Dialect {
    * transaction then run in a savepoint, so a caught unique violation leaves the transaction usable.
    */
   readonly failureAbortsTransaction: boolean;
+  /**
+   * True when `SELECT … FOR UPDATE` locks rows (PostgreSQL). Where a database runs one write
+   * transaction at a time anyway (SQLite), reads for update are plain reads.
+   */
+  readonly rowLocks: boolean;
   /** The columns of the unique constraint a driver error reports, or undefined for any other error. */
   uniqueViolation(error: unknown, def: TableDef): string[] | undefined;
   /** Every column of every table in the current schema. */

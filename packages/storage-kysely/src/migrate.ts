@@ -1,4 +1,4 @@
-import { type Column, SCHEMA_VERSION, schema as coreSchema, type TableDef } from "@strongroom/core";
+import { type Column, type Schema, schemaVersion, type TableDef } from "@strongroom/core/storage";
 import { type ColumnDefinitionBuilder, type Kysely, sql } from "kysely";
 import type { Dialect } from "./dialect.js";
 import { indexName } from "./names.js";
@@ -7,9 +7,9 @@ import { indexName } from "./names.js";
 export const VERSION_TABLE = "strongroom_schema";
 
 export interface MigrateOptions {
-  /** Table definitions to migrate to; core's schema unless a test extends it. */
-  schema?: Record<string, TableDef>;
-  /** Version those definitions describe; core's `SCHEMA_VERSION` by default. */
+  /** Table definitions to migrate to. */
+  schema: Schema;
+  /** Version those definitions describe; by default the newest version any of them declares. */
   version?: number;
 }
 
@@ -20,8 +20,8 @@ export interface MigrateOptions {
  * version. It only ever adds, and never lowers the recorded version, so a node still running the
  * previous release can start against a database a newer node has migrated.
  */
-export async function migrate(db: Kysely<any>, dialect: Dialect, options: MigrateOptions = {}): Promise<void> {
-  const { schema = coreSchema, version = SCHEMA_VERSION } = options;
+export async function migrate(db: Kysely<any>, dialect: Dialect, options: MigrateOptions): Promise<void> {
+  const { schema, version = schemaVersion(schema) } = options;
   await dialect.migrationTransaction(db, async (trx) => {
     await trx.schema
       .createTable(VERSION_TABLE)

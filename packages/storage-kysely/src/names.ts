@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { TableDef } from "@strongroom/core";
+import type { TableDef } from "@strongroom/core/storage";
 
 /** PostgreSQL silently truncates longer identifiers, which could make two index names collide. */
 const MAX_IDENTIFIER = 63;

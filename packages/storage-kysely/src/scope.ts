@@ -1,6 +1,13 @@
 import { type CompiledQuery, type Kysely, sql } from "kysely";
 import type { Dialect } from "./dialect.js";
-import type { ReadNow } from "./storage.js";
+
+/**
+ * Runs a read outside any transaction at once, without queueing for the connection, or answers
+ * undefined when it cannot (a transaction is open on the connection). For a driver that executes
+ * synchronously (better-sqlite3): it saves Kysely's connection hand-over, which costs as much as
+ * the lookup.
+ */
+export type ReadNow = (sql: string, parameters: readonly unknown[]) => Record<string, unknown>[] | undefined;
 
 /**
  * Where a storage's statements run: the database itself, or one open transaction. Inside a

@@ -1,36 +1,31 @@
-import { schema as coreSchema, type Storage, type TableDef, type TableSet } from "@strongroom/core";
+import type { Schema, Storage, TablesOf } from "@strongroom/core/storage";
 import type { Kysely } from "kysely";
 import type { Dialect } from "./dialect.js";
-import { Scope } from "./scope.js";
+import { Scope, type ReadNow } from "./scope.js";
 import { kyselyTable, tableStatements } from "./table.js";
 
-export interface KyselyStorageOptions {
+export interface KyselyStorageOptions<S extends Schema> {
   /** Reported as `Storage.kind`, e.g. "sqlite" or "postgres". */
   kind: string;
   /** An already migrated database (see `migrate`); `close()` destroys it. */
   db: Kysely<any>;
   dialect: Dialect;
-  /** Table definitions keyed as `Storage.tables`; core's schema unless a test extends it. */
-  schema?: Record<string, TableDef>;
-  /**
-   * Runs a read outside any transaction at once, without queueing for the connection, or
-   * answers undefined when it cannot (a transaction is open on the connection). For a driver
-   * that executes synchronously (better-sqlite3): it saves Kysely's connection hand-over, which
-   * costs as much as the lookup.
-   */
+  /** Table definitions keyed as `Storage.tables`. */
+  schema: S;
+  /** See `ReadNow`. */
   readNow?: ReadNow;
 }
 
-export type ReadNow = (sql: string, parameters: readonly unknown[]) => Record<string, unknown>[] | undefined;
-
-export function createKyselyStorage(options: KyselyStorageOptions): Storage {
-  const { kind, db, dialect, schema = coreSchema, readNow } = options;
+export function createKyselyStorage<S extends Schema>(options: KyselyStorageOptions<S>): Storage<S> {
+  const { kind, db, dialect, schema, readNow } = options;
   const statements = Object.entries(schema).map(([key, def]) => [key, tableStatements(def)] as const);
 
-  const open = (scope: Scope): Storage => {
-    const storage: Storage = {
+  const open = (scope: Scope): Storage<S> => {
+    const storage: Storage<S> = {
       kind,
-      tables: Object.fromEntries(statements.map(([key, table]) => [key, kyselyTable(table, scope)])) as unknown as TableSet,
+      schema,
+      inTransaction: scope.inTransaction,
+      tables: Object.fromEntries(statements.map(([key, table]) => [key, kyselyTable(table, scope)])) as unknown as TablesOf<S>,
       transaction: scope.inTransaction
         ? (fn) => fn(storage)
         : (fn) =>

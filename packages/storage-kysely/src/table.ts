@@ -1,4 +1,4 @@
-import { type FindOptions, type Table, type TableDef, UniqueViolationError, type Where } from "@strongroom/core";
+import { type FindOptions, type Table, type TableDef, UniqueViolationError, type Where } from "@strongroom/core/storage";
 import type { Compilable, Kysely } from "kysely";
 import { columnOf, decodeRow, encodePatch, encodeRowInto } from "./codec.js";
 import { CompiledCache } from "./compiled-cache.js";
@@ -40,6 +40,8 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
     }
   };
 
+  const lockRows = (options: FindOptions<Row>) => options.forUpdate === true && scope.inTransaction && dialect.rowLocks;
+
   const selectQuery = (where: Where<Row> | undefined, options: FindOptions<Row>, limit: number | undefined) => {
     let query = filtered(scope.db.selectFrom(def.name).select(columns), where);
     for (const [name, direction] of options.orderBy ?? []) {
@@ -48,6 +50,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
     }
     if (limit !== undefined) query = query.limit(limit);
     if (options.offset) query = query.offset(options.offset);
+    if (lockRows(options)) query = query.forUpdate();
     return query;
   };
 
@@ -68,6 +71,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
       shape += " offset";
       params.push(options.offset);
     }
+    if (lockRows(options)) shape += " for update";
     const rows = await scope.read(cache.compile(shape, params, () => selectQuery(where, options, limit)));
     return rows.map((raw) => decodeRow(def, raw));
   };

@@ -1,4 +1,4 @@
-import { operatorOf, type TableDef, type Where } from "@strongroom/core";
+import { operatorOf, type TableDef, type Where } from "@strongroom/core/storage";
 import { columnOf, encodeValue } from "./codec.js";
 import type { Dialect } from "./dialect.js";
 import { containsPattern } from "./where.js";

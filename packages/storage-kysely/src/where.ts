@@ -1,4 +1,4 @@
-import { operatorOf, type ColumnKind, type TableDef, type Where } from "@strongroom/core";
+import { operatorOf, type ColumnKind, type TableDef, type Where } from "@strongroom/core/storage";
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kysely";
 import { columnOf, encodeValue } from "./codec.js";
 import type { Dialect } from "./dialect.js";

@@ -1,4 +1,4 @@
-import type { ColumnKind, TableDef } from "@strongroom/core";
+import type { ColumnKind, TableDef } from "@strongroom/core/storage";
 import { type Dialect, uniqueColumnsOf } from "@strongroom/storage-kysely";
 import { sql } from "kysely";
 import { advisoryXactLock } from "./lock.js";
@@ -26,6 +26,7 @@ export const postgresDialect: Dialect = {
   // The wire protocol numbers bind parameters with 16 bits.
   maxParameters: 65_535,
   failureAbortsTransaction: true,
+  rowLocks: true,
   uniqueViolation(error: unknown, def: TableDef) {
     const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
     if (code !== UNIQUE_VIOLATION) return undefined;

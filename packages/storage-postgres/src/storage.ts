@@ -1,4 +1,4 @@
-import { schema as coreSchema, SCHEMA_VERSION, type Storage, type TableDef } from "@strongroom/core";
+import { schemaVersion, type Schema, type Storage } from "@strongroom/core/storage";
 import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
 import { Kysely, PostgresDialect } from "kysely";
 import type pg from "pg";
@@ -13,12 +13,8 @@ export interface PostgresStorageOptions {
   onError?: (error: Error) => void;
 }
 
-/** Opens a pool and migrates the database; tests pass an extended schema. */
-export async function openPostgres(
-  options: PostgresStorageOptions,
-  schema: Record<string, TableDef> = coreSchema,
-  version = SCHEMA_VERSION,
-): Promise<Storage> {
+/** Opens a pool and migrates the database to hold `schema`'s tables. */
+export async function openPostgres<S extends Schema>(options: PostgresStorageOptions, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   const onError: ErrorHandler = options.onError ?? warnOnError;
   const pool = createPool(options.connectionString, options.pool, onError);
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });

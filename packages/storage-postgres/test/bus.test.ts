@@ -3,7 +3,7 @@ import { createPostgresBus } from "@strongroom/storage-postgres";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { LISTENER_APPLICATION_NAME } from "../src/listener.js";
-import { countSessions, terminateSessions, withPostgres } from "./pg-helper.js";
+import { countSessions, terminateSessions, withPostgres } from "../src/testing.js";
 
 const database = await withPostgres();
 afterAll(() => database.drop());

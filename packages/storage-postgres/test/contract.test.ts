@@ -2,7 +2,7 @@ import { runMigrationContract, runStorageContract } from "@strongroom/core/testi
 import { createPostgresStorage } from "@strongroom/storage-postgres";
 import { afterAll } from "vitest";
 import { openPostgres } from "../src/storage.js";
-import { type TestDatabase, withPostgres } from "./pg-helper.js";
+import { type TestDatabase, withPostgres } from "../src/testing.js";
 
 const pg = await withPostgres();
 const databases: TestDatabase[] = [pg];

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { runCrashSafetyTest } from "@strongroom/core/testing";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
 import { afterAll, expect } from "vitest";
-import { countSessions, withPostgres } from "./pg-helper.js";
+import { countSessions, withPostgres } from "../src/testing.js";
 
 const database = await withPostgres();
 afterAll(() => database.drop());

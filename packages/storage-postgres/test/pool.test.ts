@@ -1,7 +1,7 @@
 import { createPostgresStorage } from "@strongroom/storage-postgres";
-import type { Storage } from "@strongroom/core";
+import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
 import { afterAll, describe, expect, it } from "vitest";
-import { countSessions, terminateSessions, withPostgres } from "./pg-helper.js";
+import { countSessions, terminateSessions, withPostgres } from "../src/testing.js";
 
 const pg = await withPostgres();
 afterAll(() => pg.drop());

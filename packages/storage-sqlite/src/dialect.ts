@@ -1,4 +1,4 @@
-import type { ColumnKind, TableDef } from "@strongroom/core";
+import type { ColumnKind, TableDef } from "@strongroom/core/storage";
 import type { Dialect } from "@strongroom/storage-kysely";
 import { sql } from "kysely";
 
@@ -15,6 +15,7 @@ export const sqliteDialect: Dialect = {
   // SQLITE_MAX_VARIABLE_NUMBER's default since SQLite 3.32.
   maxParameters: 32_766,
   failureAbortsTransaction: false,
+  rowLocks: false,
   uniqueViolation(error: unknown, _def: TableDef) {
     const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
     if (code !== "SQLITE_CONSTRAINT_UNIQUE" && code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return undefined;

@@ -1,4 +1,4 @@
-import type { Storage } from "@strongroom/core";
+import { strongroomSchema, type Storage, type StrongroomSchema } from "@strongroom/core/storage";
 import { openSqlite } from "./open.js";
 
 export interface SqliteStorageOptions {
@@ -7,6 +7,6 @@ export interface SqliteStorageOptions {
 }
 
 /** Strongroom's embedded default: one SQLite file in WAL mode, migrated on open. */
-export function createSqliteStorage({ filename }: SqliteStorageOptions): Promise<Storage> {
-  return openSqlite(filename);
+export function createSqliteStorage({ filename }: SqliteStorageOptions): Promise<Storage<StrongroomSchema>> {
+  return openSqlite(filename, strongroomSchema);
 }

@@ -1,12 +1,12 @@
-import { schema as coreSchema, SCHEMA_VERSION, type Storage, type TableDef } from "@strongroom/core";
+import { schemaVersion, type Schema, type Storage } from "@strongroom/core/storage";
 import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { sqliteDialect } from "./dialect.js";
 import { PreparedStatements } from "./statement-cache.js";
 
-/** Opens (creating if needed) and migrates a database file; tests pass an extended schema. */
-export async function openSqlite(filename: string, schema: Record<string, TableDef> = coreSchema, version = SCHEMA_VERSION): Promise<Storage> {
+/** Opens (creating if needed) and migrates a database file holding `schema`'s tables. */
+export async function openSqlite<S extends Schema>(filename: string, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   const database = new Database(filename);
   try {
     // busy_timeout first: switching to WAL needs a lock another process may briefly hold.

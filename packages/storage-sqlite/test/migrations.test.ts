@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { strongroomSchema } from "@strongroom/core/storage";
 import { runMigrationContract } from "@strongroom/core/testing";
 import Database from "better-sqlite3";
 import { expect, it } from "vitest";
@@ -18,7 +19,7 @@ runMigrationContract("sqlite", async () => {
 
 it("the database file is in WAL mode", async () => {
   const filename = join(dir, "wal.db");
-  await (await openSqlite(filename)).close();
+  await (await openSqlite(filename, strongroomSchema)).close();
   const raw = new Database(filename, { readonly: true });
   expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
   raw.close();
@@ -34,7 +35,7 @@ it("several processes opening a new database file at once all succeed", async ()
   });
   expect(await Promise.all(exits)).toEqual([0, 0, 0, 0]);
 
-  const storage = await openSqlite(filename);
+  const storage = await openSqlite(filename, strongroomSchema);
   expect(await storage.tables.organizations.count()).toBe(4);
   await storage.close();
 });

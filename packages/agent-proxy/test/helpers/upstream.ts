@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import { createRootCa, issueCertificate } from "../../src/core-certificates.js";
+import { createRootCa, issueCertificate } from "@strongroom/core/x509";
 
 /** Upstream servers on 127.0.0.1 that record what reached them and echo it back as JSON. */
 

@@ -1,6 +1,7 @@
 import type { Actor } from "../kernel/actor.js";
 import type { Context } from "../kernel/context.js";
 import { BadRequestError, NotFoundError, PermissionDeniedError } from "../kernel/errors.js";
+import { accessRepository } from "./repository.js";
 
 export const ORG_ROLES = ["admin", "member", "no-access"] as const;
 export type OrgRole = (typeof ORG_ROLES)[number];
@@ -9,11 +10,11 @@ export type OrgRole = (typeof ORG_ROLES)[number];
 export async function orgRoleOf(ctx: Context, actor: Actor, orgId: string): Promise<OrgRole | undefined> {
   if (actor.type === "identity") {
     if (actor.orgId !== orgId) return undefined;
-    const identity = await ctx.storage.tables.identities.get(actor.identityId);
+    const identity = await ctx.repo(accessRepository).identity(actor.identityId);
     return identity ? (identity.role as OrgRole) : undefined;
   }
   if (actor.type === "user") {
-    const membership = await ctx.storage.tables.orgMemberships.findOne({ orgId, userId: actor.userId });
+    const membership = await ctx.repo(accessRepository).orgMembership(orgId, actor.userId);
     return membership ? (membership.role as OrgRole) : undefined;
   }
   return undefined;
@@ -43,7 +44,7 @@ export async function resolveActingOrg(ctx: Context, actor: Actor, organizationI
   }
   if (actor.type !== "user") throw new PermissionDeniedError();
   if (organizationId) return organizationId;
-  const memberships = await ctx.storage.tables.orgMemberships.find({ userId: actor.userId });
+  const memberships = await ctx.repo(accessRepository).orgMembershipsOfUser(actor.userId);
   if (memberships.length === 1) return memberships[0].orgId;
   if (memberships.length === 0) throw new PermissionDeniedError("You do not belong to any organization");
   throw new BadRequestError("You belong to several organizations: pass organizationId");

@@ -1,4 +1,4 @@
-import { boolean, defineTable, integer, json, text, timestamp } from "../storage/columns.js";
+import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "../storage/columns.js";
 
 /**
  * Tables of the agent-proxy control plane; spread into storage/schema.ts. Enrollment and session
@@ -137,3 +137,6 @@ export const agentProxyTables = {
   proxiedServices,
   proxiedServiceCredentials,
 };
+
+/** A row of one of this area's tables, by key. */
+export type AgentVaultRow<N extends keyof typeof agentProxyTables> = RowOf<(typeof agentProxyTables)[N]>;

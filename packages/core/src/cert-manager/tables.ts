@@ -1,4 +1,4 @@
-import { boolean, defineTable, integer, json, text, timestamp } from "../storage/columns.js";
+import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "../storage/columns.js";
 import type { ProfileDefaults } from "./schemas.js";
 
 /**
@@ -236,3 +236,6 @@ export const certificateTables = {
   certificateAlertChannels,
   certificateAlertNotifications,
 };
+
+/** A row of one of this area's tables, by key. */
+export type CertManagerRow<N extends keyof typeof certificateTables> = RowOf<(typeof certificateTables)[N]>;

@@ -1,8 +1,7 @@
-import { createHmac, randomBytes } from "node:crypto";
-import { UniqueViolationError } from "../kernel/errors.js";
-import { newId } from "../kernel/ids.js";
-import type { Storage } from "../storage/table.js";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { tablesOf, UniqueViolationError, type Storage } from "../storage/table.js";
 import { open, packSealed, seal, unpackSealed } from "./aead.js";
+import { keyTables } from "./tables.js";
 
 const ROOT_KEY_CHECK = "strongroom-root-key-check-v1";
 
@@ -33,10 +32,10 @@ export class KeyRing {
 
   /** Fails loudly when the root key differs from the one recorded at first start. */
   async verify(storage: Storage, now: Date): Promise<void> {
-    let meta = await storage.tables.instanceMeta.get("instance");
+    let meta = await tablesOf(storage, keyTables).instanceMeta.get("instance");
     if (!meta) {
       try {
-        await storage.tables.instanceMeta.insert({
+        await tablesOf(storage, keyTables).instanceMeta.insert({
           id: "instance",
           rootKeyCheck: packSealed(seal(this.rootKey, ROOT_KEY_CHECK)),
           createdAt: now.toISOString(),
@@ -45,7 +44,7 @@ export class KeyRing {
       } catch (error) {
         // Another node starting at the same moment recorded its key first: check ours against it.
         if (!(error instanceof UniqueViolationError)) throw error;
-        meta = await storage.tables.instanceMeta.get("instance");
+        meta = await tablesOf(storage, keyTables).instanceMeta.get("instance");
         if (!meta) throw error;
       }
     }
@@ -59,9 +58,9 @@ export class KeyRing {
 
   /** Creates and stores a wrapped data key; returns its id. */
   async createDataKey(storage: Storage, owner: { orgId?: string; projectId?: string }, purpose: string, now: Date): Promise<string> {
-    const id = newId();
+    const id = randomUUID();
     const key = randomBytes(32);
-    await storage.tables.kmsKeys.insert({
+    await tablesOf(storage, keyTables).kmsKeys.insert({
       id,
       orgId: owner.orgId ?? null,
       projectId: owner.projectId ?? null,
@@ -76,7 +75,7 @@ export class KeyRing {
   async dataKey(storage: Storage, keyId: string): Promise<Buffer> {
     const cached = this.cache.get(keyId);
     if (cached) return cached;
-    const row = await storage.tables.kmsKeys.get(keyId);
+    const row = await tablesOf(storage, keyTables).kmsKeys.get(keyId);
     if (!row) throw new Error(`data key ${keyId} is missing`);
     const key = open(this.rootKey, unpackSealed(row.wrappedKey), keyId);
     this.cache.set(keyId, key);

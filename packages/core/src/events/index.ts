@@ -12,6 +12,6 @@ export {
   type SecretEventObject,
   type SecretEventPermission,
 } from "./match.js";
-export { toSseFrame, type SseFrame, type SubscribedEvent } from "./frames.js";
+export type { Delivery, EventDelivery, SubscribedEvent } from "./deliveries.js";
 export { MAX_QUEUED_EVENTS, RECHECK_INTERVAL_MS, type ProjectEventSubscription } from "./subscription.js";
 export { MAX_STREAMS_PER_ACTOR_AND_PROJECT, RECHECK_TICK_MS, subscriptionsOf } from "./registry.js";

@@ -1,10 +1,10 @@
 import type { ProjectAccess } from "../access/project-access.js";
 import { actorPrincipal, type Actor } from "../kernel/actor.js";
-import type { Context } from "../kernel/context.js";
+import { defineService, type Context } from "../kernel/context.js";
 import { RateLimitError, UnauthorizedError } from "../kernel/errors.js";
 import { reloadAccess } from "./authorize.js";
 import type { ProjectEvent } from "../kernel/bus.js";
-import { asStrongroomError } from "./frames.js";
+import { asStrongroomError } from "./deliveries.js";
 import type { Registration } from "./match.js";
 import { ProjectSubscription, type SubscriptionHost } from "./subscription.js";
 
@@ -120,11 +120,8 @@ export class SubscriptionRegistry implements SubscriptionHost {
   };
 }
 
-const registries = new WeakMap<Context, SubscriptionRegistry>();
+/** The open subscriptions of an instance: one registry per instance. */
+export const subscriptionRegistry = defineService("event-subscriptions", (ctx) => new SubscriptionRegistry(ctx));
 
-/** The registry of one Strongroom instance (its context). */
-export function subscriptionsOf(ctx: Context): SubscriptionRegistry {
-  let registry = registries.get(ctx);
-  if (!registry) registries.set(ctx, (registry = new SubscriptionRegistry(ctx)));
-  return registry;
-}
+/** The registry of the instance `ctx` belongs to. */
+export const subscriptionsOf = (ctx: Context): SubscriptionRegistry => ctx.service(subscriptionRegistry);

@@ -2,7 +2,7 @@ import type { ProjectAccess } from "../access/project-access.js";
 import { RateLimitError, type StrongroomError } from "../kernel/errors.js";
 import { requireRegistrations } from "./authorize.js";
 import type { ProjectEvent } from "../kernel/bus.js";
-import { asStrongroomError, toSseFrame, toSubscribedEvent, type Delivery, type SseFrame, type SubscribedEvent } from "./frames.js";
+import { asStrongroomError, toSubscribedEvent, type Delivery, type SubscribedEvent } from "./deliveries.js";
 import { indexRegistrations, selectPayload, type Registration, type RegistrationIndex, type SecretEventPermission } from "./match.js";
 import { permitsOf } from "./permits.js";
 import { BoundedQueue } from "./queue.js";
@@ -19,12 +19,12 @@ export const MAX_QUEUED_EVENTS = 1_000;
 
 /**
  * A live subscription to a project's secret events. Consume one of its two views, not both:
- * `stream` for an SSE adapter, `events` for code. Both end when the subscription does; breaking
+ * `deliveries` for an adapter, `events` for code. Both end when the subscription does; breaking
  * out of either, or calling `cancel()`, releases it.
  */
 export interface ProjectEventSubscription {
-  /** SSE frames: `id`, `event: <eventType>`, JSON `data`; an `event: error` frame ends a failed subscription. */
-  readonly stream: AsyncIterable<SseFrame>;
+  /** Events, then — when the subscription failed — one error delivery that ends it. */
+  readonly deliveries: AsyncIterable<Delivery>;
   /** Parsed events; iteration throws the error (401, 403, 429) that ended a failed subscription. */
   readonly events: AsyncIterable<SubscribedEvent>;
   /** Stops the subscription and releases everything it holds. Idempotent. */
@@ -43,7 +43,7 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const tooSlow = () => new RateLimitError("The subscriber stopped reading its events and was disconnected");
 
 export class ProjectSubscription implements ProjectEventSubscription {
-  readonly stream: AsyncIterable<SseFrame>;
+  readonly deliveries: AsyncIterable<Delivery>;
   readonly events: AsyncIterable<SubscribedEvent>;
   private readonly queue = new BoundedQueue<Delivery>(MAX_QUEUED_EVENTS);
   private readonly registrations: RegistrationIndex;
@@ -65,7 +65,7 @@ export class ProjectSubscription implements ProjectEventSubscription {
     this.registrations = indexRegistrations(registrationList);
     this.permits = permitsOf(access);
     this.lastCheckAt = openedAt;
-    this.stream = this.view(toSseFrame);
+    this.deliveries = this.view((delivery) => delivery);
     this.events = this.view((delivery) => {
       if (delivery.kind === "error") throw delivery.error;
       return toSubscribedEvent(delivery);

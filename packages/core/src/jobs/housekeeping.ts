@@ -1,21 +1,20 @@
-import { purgeLapsedAgentRecords } from "../agent-vault/housekeeping.js";
+import type { Context } from "../kernel/context.js";
 import type { ScheduledJob } from "./scheduler.js";
 
-const DAY = 24 * 60 * 60 * 1000;
+/** One clean-up an area contributes to the hourly housekeeping run. */
+export type HousekeepingStep = (ctx: Context, now: Date) => Promise<void>;
 
 /**
- * Deletes access tokens, enrollment tokens and agent sessions that lapsed or were revoked over a
- * day ago, and job-run records older than 30 days.
+ * The hourly housekeeping job: each area's clean-up (lapsed tokens, enrollment tokens, agent
+ * sessions, old job-run records), in order, as one leased job.
  */
-export const housekeepingJob: ScheduledJob = {
-  name: "housekeeping",
-  intervalMs: 60 * 60 * 1000,
-  async run(ctx) {
-    const now = ctx.clock.now().getTime();
-    const tokenCutoff = new Date(now - DAY).toISOString();
-    await ctx.storage.tables.accessTokens.delete({ expiresAt: { lt: tokenCutoff } });
-    await ctx.storage.tables.accessTokens.delete({ revokedAt: { lt: tokenCutoff } });
-    await purgeLapsedAgentRecords(ctx.storage, ctx.clock.now());
-    await ctx.storage.tables.jobRuns.delete({ startedAt: { lt: new Date(now - 30 * DAY).toISOString() } });
-  },
-};
+export function housekeepingJob(steps: readonly HousekeepingStep[]): ScheduledJob {
+  return {
+    name: "housekeeping",
+    intervalMs: 60 * 60 * 1000,
+    async run(ctx) {
+      const now = ctx.clock.now();
+      for (const step of steps) await step(ctx, now);
+    },
+  };
+}

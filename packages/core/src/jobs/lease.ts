@@ -1,12 +1,12 @@
-import type { Storage } from "../storage/table.js";
-import { UniqueViolationError } from "../kernel/errors.js";
+import { tablesOf, UniqueViolationError, type Storage } from "../storage/table.js";
+import { jobTables } from "./tables.js";
 
 /**
  * Claims one period of a scheduled job. A compare-and-set on the job's `lastRunAt` lets exactly
  * one caller win per period, whichever node or storage it runs on, with no advisory locks.
  */
 export async function claimPeriod(storage: Storage, job: string, holder: string, intervalMs: number, now: Date): Promise<boolean> {
-  const leases = storage.tables.jobLeases;
+  const leases = tablesOf(storage, jobTables).jobLeases;
   let row = await leases.get(job);
   if (!row) {
     try {

@@ -1,6 +1,8 @@
 import type { Context } from "../kernel/context.js";
 import { newId } from "../kernel/ids.js";
+import { tablesOf } from "../storage/table.js";
 import { claimPeriod } from "./lease.js";
+import { jobTables } from "./tables.js";
 
 export interface ScheduledJob {
   name: string;
@@ -35,7 +37,8 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
         if (!(await claimPeriod(ctx.storage, job.name, holder, job.intervalMs, startedAt))) continue;
         ran.push(job.name);
         const runId = newId();
-        await ctx.storage.tables.jobRuns.insert({
+        const runs = tablesOf(ctx.storage, jobTables).jobRuns;
+        await runs.insert({
           id: runId,
           job: job.name,
           holder,
@@ -50,7 +53,7 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
           failure = error instanceof Error ? error.message : String(error);
           onError(job.name, error);
         }
-        await ctx.storage.tables.jobRuns.update({ id: runId }, { finishedAt: ctx.clock.now().toISOString(), error: failure });
+        await runs.update({ id: runId }, { finishedAt: ctx.clock.now().toISOString(), error: failure });
       } catch (error) {
         onError(job.name, error);
       }
@@ -74,4 +77,10 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
       await running.catch(() => undefined);
     },
   };
+}
+
+/** Housekeeping step: job-run records older than 30 days go. */
+export async function purgeOldJobRuns(ctx: Context, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000).toISOString();
+  await tablesOf(ctx.storage, jobTables).jobRuns.delete({ startedAt: { lt: cutoff } });
 }

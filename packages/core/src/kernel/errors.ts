@@ -1,8 +1,9 @@
 /**
- * Typed errors raised by core operations. The HTTP adapter maps each to its status and
- * `error` name (DESIGN.md §9); nothing else decides a status code.
+ * Typed errors raised by core operations. Each carries a `code` — the error name clients see in
+ * error bodies (DESIGN.md §9) — and nothing about transports: the HTTP adapter owns the table
+ * from code to status.
  */
-export type ErrorName =
+export type ErrorCode =
   | "BadRequest"
   | "UnauthorizedError"
   | "PermissionDenied"
@@ -12,79 +13,84 @@ export type ErrorName =
   | "PayloadTooLarge"
   | "ValidationFailure"
   | "RateLimitExceeded"
+  | "ServiceUnavailable"
   | "InternalServerError";
 
 export class StrongroomError extends Error {
   constructor(
-    readonly status: number,
-    readonly errorName: ErrorName,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
     super(message);
-    this.name = errorName;
+    this.name = code;
   }
 }
 
 export class BadRequestError extends StrongroomError {
   constructor(message: string, details?: unknown) {
-    super(400, "BadRequest", message, details);
+    super("BadRequest", message, details);
   }
 }
 
 export class UnauthorizedError extends StrongroomError {
   constructor(message = "Authentication required") {
-    super(401, "UnauthorizedError", message);
+    super("UnauthorizedError", message);
   }
 }
 
 export class PermissionDeniedError extends StrongroomError {
   constructor(message = "You are not allowed to perform this action", details?: unknown) {
-    super(403, "PermissionDenied", message, details);
+    super("PermissionDenied", message, details);
   }
 }
 
 export class PermissionBoundaryError extends StrongroomError {
   constructor(message: string, missingPermissions: unknown[]) {
-    super(403, "PermissionBoundaryError", message, { missingPermissions });
+    super("PermissionBoundaryError", message, { missingPermissions });
   }
 }
 
 export class NotFoundError extends StrongroomError {
   constructor(message = "Not found") {
-    super(404, "NotFound", message);
+    super("NotFound", message);
   }
 }
 
 export class PayloadTooLargeError extends StrongroomError {
   constructor(message = "Request body is too large") {
-    super(413, "PayloadTooLarge", message);
+    super("PayloadTooLarge", message);
   }
 }
 
-/** Request-schema failures (422). `issues` carries each problem with its path. */
+/** Request-schema failures. `issues` carries each problem with its path. */
 export class ValidationError extends StrongroomError {
   constructor(readonly issues: { path: string; message: string }[]) {
-    super(422, "ValidationFailure", issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
+    super("ValidationFailure", issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "));
   }
 }
 
+/** Too many attempts; `retryAfterSeconds` says when trying again makes sense. */
 export class RateLimitError extends StrongroomError {
   constructor(
     message = "Too many requests",
     readonly retryAfterSeconds?: number,
   ) {
-    super(429, "RateLimitExceeded", message);
+    super("RateLimitExceeded", message);
   }
 }
 
-/** Raised by storage adapters when a unique constraint rejects a write. */
-export class UniqueViolationError extends Error {
+/** Not now: a dependency is down or a bound is reached; `retryAfterSeconds` when that is known. */
+export class ServiceUnavailableError extends StrongroomError {
   constructor(
-    readonly table: string,
-    readonly columns: string[],
+    message: string,
+    readonly retryAfterSeconds?: number,
   ) {
-    super(`unique constraint violated on ${table}(${columns.join(", ")})`);
-    this.name = "UniqueViolationError";
+    super("ServiceUnavailable", message);
   }
 }
+
+/** What a caller is told about a failure that is not one of ours: nothing. */
+export const internalError = (): StrongroomError => new StrongroomError("InternalServerError", "Something went wrong");
+
+export { UniqueViolationError } from "../storage/table.js";

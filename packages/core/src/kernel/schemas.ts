@@ -52,3 +52,16 @@ export const temporaryGrantOf = (row: TemporaryGrantRow): TemporaryGrantRow => (
   temporaryAccessStartTime: row.temporaryAccessStartTime,
   temporaryAccessEndTime: row.temporaryAccessEndTime,
 });
+
+/**
+ * Input fields an HTTP client sends in the query string even on a request with a body (a body
+ * whose shape a specification fixes, say). Reads take every field from the query already; this
+ * marks the exceptions for the other methods. A registry of its own, so nothing of it reaches
+ * the JSON Schema of the OpenAPI document.
+ */
+export const queryParams = z.registry<Record<string, never>>();
+
+export function queryParam<T extends z.ZodType>(schema: T): T {
+  queryParams.add(schema, {});
+  return schema;
+}

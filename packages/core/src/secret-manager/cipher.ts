@@ -1,10 +1,9 @@
-import { makeRoom } from "../kernel/cache.js";
-import type { Context } from "../kernel/context.js";
-import type { KeyRing } from "../crypto/keyring.js";
+import { BoundedCache } from "../kernel/cache.js";
+import { defineCache, type Context } from "../kernel/context.js";
 import { openText, packSealed, seal, unpackSealed, type Sealed } from "../crypto/aead.js";
 import { hmacHex } from "../crypto/hash.js";
-import type { Row } from "../storage/schema.js";
-import type { Storage } from "../storage/table.js";
+import type { AccessRow } from "../access/tables.js";
+import type { AppStorage as Storage } from "../schema.js";
 
 /**
  * A project's secret-manager data key in use. Every seal is bound (as AAD) to the secret it
@@ -21,36 +20,30 @@ export interface ProjectCipher {
 
 const aad = (secretId: string) => `secret:${secretId}`;
 
-/** Ciphers kept per instance (its key ring) and data key: a key id always names the same key. */
-const ciphers = new WeakMap<KeyRing, Map<string, ProjectCipher>>();
-const MAX_CIPHERS = 1_000;
+/** Ciphers by data key id: a key id always names the same key. */
+const cipherCache = defineCache<ProjectCipher>({ name: "project-ciphers", capacity: 1_000 });
 /** Blind indexes remembered per cipher: reads ask for the same few names again and again, batches for each name several times. */
 const MAX_REMEMBERED_NAMES = 4_096;
 
-export async function projectCipher(ctx: Context, storage: Storage, project: Row<"projects">): Promise<ProjectCipher> {
+export async function projectCipher(ctx: Context, storage: Storage, project: AccessRow<"projects">): Promise<ProjectCipher> {
   const keyId = project.kmsSecretManagerKeyId;
-  let byKey = ciphers.get(ctx.keys);
-  if (!byKey) ciphers.set(ctx.keys, (byKey = new Map()));
-  const cached = byKey.get(keyId);
+  const ciphers = ctx.caches.get(cipherCache);
+  const cached = ciphers.get(keyId);
   if (cached) return cached;
   const cipher = cipherOf(await ctx.keys.dataKey(storage, keyId), await ctx.keys.blindIndexKey(storage, keyId));
-  makeRoom(byKey, MAX_CIPHERS);
-  byKey.set(keyId, cipher);
+  ciphers.set(keyId, cipher);
   return cipher;
 }
 
 function cipherOf(dataKey: Buffer, blindKey: Buffer): ProjectCipher {
-  const indexes = new Map<string, string>();
+  const indexes = new BoundedCache<string>({ capacity: MAX_REMEMBERED_NAMES });
   return {
     seal: (plaintext, secretId) => packSealed(seal(dataKey, plaintext, aad(secretId))),
     open: (packed, secretId) => openText(dataKey, unpackSealed(packed), aad(secretId)),
     sealParts: (plaintext, secretId) => seal(dataKey, plaintext, aad(secretId)),
     blindIndex(name) {
       let hash = indexes.get(name);
-      if (hash === undefined) {
-        makeRoom(indexes, MAX_REMEMBERED_NAMES);
-        indexes.set(name, (hash = hmacHex(blindKey, name)));
-      }
+      if (hash === undefined) indexes.set(name, (hash = hmacHex(blindKey, name)));
       return hash;
     },
   };

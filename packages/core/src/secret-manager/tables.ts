@@ -1,4 +1,4 @@
-import { boolean, defineTable, integer, json, text, timestamp } from "../storage/columns.js";
+import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "../storage/columns.js";
 
 /**
  * Tables of the secrets area; spread into storage/schema.ts.
@@ -113,3 +113,6 @@ export const secretImports = defineTable(
 );
 
 export const secretTables = { secretFolders, secrets, secretVersions, secretTags, secretImports };
+
+/** A row of one of this area's tables, by key. */
+export type SecretManagerRow<N extends keyof typeof secretTables> = RowOf<(typeof secretTables)[N]>;

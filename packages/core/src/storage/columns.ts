@@ -71,3 +71,8 @@ export function defineTable<C extends ColumnMap & { id: Column<string> }>(
     since: options.since ?? 1,
   };
 }
+
+/** The version a database holding `schema` is at once fully migrated: the newest table or column. */
+export function schemaVersion(schema: Record<string, TableDef>): number {
+  return Math.max(...Object.values(schema).flatMap((t) => [t.since, ...Object.values(t.columns).map((c) => c.since)]));
+}

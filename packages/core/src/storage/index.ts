@@ -1,4 +1,4 @@
 export * from "./columns.js";
-export * from "./schema.js";
 export * from "./table.js";
-export { createMemoryStorage } from "./memory.js";
+export { createMemoryStore } from "./memory.js";
+export { observeWrites } from "./observe.js";

@@ -1,7 +1,5 @@
-import { UniqueViolationError } from "../kernel/errors.js";
 import type { ColumnKind, TableDef } from "./columns.js";
-import { schema } from "./schema.js";
-import { operatorOf, type FindOptions, type Storage, type Table, type TableSet, type Where } from "./table.js";
+import { operatorOf, UniqueViolationError, type FindOptions, type Schema, type Storage, type Table, type TablesOf, type Where } from "./table.js";
 
 /**
  * The in-memory adapter: the reference the SQL adapters are held to by the storage contract.
@@ -21,12 +19,13 @@ interface TxScope {
   done: boolean;
 }
 
-export function createMemoryStorage(): Storage {
+/** A store of `schema`'s tables held in this process's memory, gone when it ends. */
+export function createMemoryStore<S extends Schema>(schema: S): Storage<S> {
   const tables = new Map(Object.values(schema).map((def) => [def.name, new TableState(def)]));
   const lock = createMutex();
   let closed = false;
 
-  function open(scope: TxScope | undefined): Storage {
+  function open(scope: TxScope | undefined): Storage<S> {
     // Outside a transaction every call waits its turn behind running transactions, so nobody
     // observes uncommitted writes; inside, calls run at once and record how to undo themselves.
     const run = <T>(fn: (undo: Undo[]) => T): Promise<T> => {
@@ -47,11 +46,13 @@ export function createMemoryStorage(): Storage {
       }
     };
 
-    const storage: Storage = {
+    const storage: Storage<S> = {
       kind: "memory",
+      schema,
+      inTransaction: scope !== undefined,
       tables: Object.fromEntries(
         Object.entries(schema).map(([key, def]) => [key, memoryTable(tables.get(def.name)!, run)]),
-      ) as unknown as TableSet,
+      ) as unknown as TablesOf<S>,
       transaction: scope
         ? (fn) => fn(storage)
         : (fn) =>

@@ -1,5 +1,4 @@
 import type { RowOf, TableDef } from "./columns.js";
-import type { TableName, Tables } from "./schema.js";
 
 /**
  * The storage port. Core's repositories are written once against this interface; the in-memory,
@@ -37,6 +36,12 @@ export interface FindOptions<Row> {
   orderBy?: [keyof Row & string, "asc" | "desc"][];
   limit?: number;
   offset?: number;
+  /**
+   * Inside a transaction: lock the rows found until it ends, so a read-modify-write of them is
+   * serialized against every other (`SELECT … FOR UPDATE` on PostgreSQL; SQLite and the memory
+   * store run one write transaction at a time already). Ignored outside a transaction.
+   */
+  forUpdate?: boolean;
 }
 
 export interface Table<Row> {
@@ -57,16 +62,52 @@ export interface Table<Row> {
   delete(where: Where<Row>): Promise<number>;
 }
 
-export type TableSet = { [N in TableName]: Table<RowOf<Tables[N]>> };
+/** Table definitions keyed by the name code uses for them (`storage.tables.<key>`). */
+export type Schema = Record<string, TableDef>;
 
-export interface Storage {
+/** The tables of a schema, each typed by its columns. */
+export type TablesOf<S extends Schema> = { [N in keyof S]: Table<RowOf<S[N]>> };
+
+/**
+ * A store of the tables of schema `S`. The port knows no application: whoever opens a store
+ * says which tables it holds (Strongroom assembles its schema from every area's tables).
+ */
+export interface Storage<S extends Schema = Schema> {
   /** `memory`, `sqlite`, `postgres`: for diagnostics and dialect-aware tests only. */
   readonly kind: string;
-  readonly tables: TableSet;
+  readonly schema: S;
+  readonly tables: TablesOf<S>;
   /**
    * Runs `fn` in one transaction: every write inside commits together or not at all.
    * Calling `transaction` on the storage passed to `fn` joins the outer transaction.
    */
-  transaction<T>(fn: (tx: Storage) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Storage<S>) => Promise<T>): Promise<T>;
+  /** True for the storage handed to a `transaction` callback. */
+  readonly inTransaction: boolean;
   close(): Promise<void>;
+}
+
+/**
+ * The tables `part` declares, taken from a storage that holds them (and maybe more): how an
+ * area reaches its own tables, typed by its own declarations. Throws when one is missing.
+ */
+export function tablesOf<P extends Schema>(storage: Storage, part: P): TablesOf<P> {
+  const out: Record<string, Table<any>> = {};
+  for (const key of Object.keys(part)) {
+    const table = (storage.tables as Record<string, Table<any>>)[key];
+    if (!table || table.def.name !== part[key].name) throw new Error(`storage holds no table ${part[key].name} (as ${key})`);
+    out[key] = table;
+  }
+  return out as TablesOf<P>;
+}
+
+/** Raised by storage adapters when a unique constraint rejects a write. */
+export class UniqueViolationError extends Error {
+  constructor(
+    readonly table: string,
+    readonly columns: string[],
+  ) {
+    super(`unique constraint violated on ${table}(${columns.join(", ")})`);
+    this.name = "UniqueViolationError";
+  }
 }

@@ -2,3 +2,6 @@ export { runStorageContract, type StorageContractOptions } from "./storage-contr
 export { sampleRow } from "./sample-rows.js";
 export { runCrashSafetyTest, type CrashSafetyOptions } from "./crash-safety.js";
 export { runMigrationContract, type MigratingOpener, type MigrationContractOptions } from "./migration-contract.js";
+export { settleScans, openSubscriptionCount } from "./instance.js";
+export { forEachStore, registerTestStore, testStores, memoryStore, type TestStore, type ForEachStoreOptions } from "./stores.js";
+export { createTestWorld, type TestWorld, type TestWorldOptions, type TestRule } from "./world.js";

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { defineTable, integer, json, text, timestamp, boolean as booleanColumn, type TableDef } from "../storage/columns.js";
-import { organizations, schema, SCHEMA_VERSION } from "../storage/schema.js";
-import type { Storage, Table } from "../storage/table.js";
+import { strongroomSchema as schema, SCHEMA_VERSION } from "../schema.js";
+import { organizations } from "../tenancy/tables.js";
+import type { Schema, Storage as PortStorage, Table } from "../storage/table.js";
+import type { AppStorage as Storage } from "../schema.js";
 import { sampleRow } from "./sample-rows.js";
 
 /** Opens one particular database with the given table definitions, migrating it to `version`. */
-export type MigratingOpener = (schema?: Record<string, TableDef>, version?: number) => Promise<Storage>;
+export type MigratingOpener = <S extends Schema>(schema: S, version?: number) => Promise<PortStorage<S>>;
 
 export interface MigrationContractOptions {
   skip?: boolean;
@@ -49,18 +51,18 @@ export function runMigrationContract(name: string, fresh: () => Promise<Migratin
   describe.skipIf(options.skip ?? false)(`migrations: ${name}`, () => {
     it("data survives closing and reopening", async () => {
       const open = await fresh();
-      const first = await open();
+      const first = await open(schema);
       await first.tables.organizations.insert(sampleRow(organizations, 1));
       await first.close();
 
-      const second = await open();
+      const second = await open(schema);
       expect(await second.tables.organizations.get(sampleRow(organizations, 1).id)).toEqual(sampleRow(organizations, 1));
       await second.close();
     });
 
     it("a release that adds columns and a table migrates the existing database on open", async () => {
       const open = await fresh();
-      const before = await open();
+      const before = await open(schema);
       await before.tables.organizations.insert(sampleRow(organizations, 1));
       await before.close();
 
@@ -87,7 +89,7 @@ export function runMigrationContract(name: string, fresh: () => Promise<Migratin
 
     it("a table or column declared without a version bump is still added", async () => {
       const open = await fresh();
-      await (await open()).close();
+      await (await open(schema)).close();
       const amended = {
         ...schema,
         organizations: defineTable("organizations", { ...organizations.columns, region: text() }, { unique: [["slug"]], indexes: [["region"]] }),
@@ -105,7 +107,7 @@ export function runMigrationContract(name: string, fresh: () => Promise<Migratin
     it("a node still running the previous release can open a migrated database", async () => {
       const open = await fresh();
       await (await open(nextSchema, NEXT)).close();
-      const older = await open();
+      const older = await open(schema);
       await older.tables.organizations.insert(sampleRow(organizations, 3));
       expect(await older.tables.organizations.count()).toBe(1);
       await older.close();

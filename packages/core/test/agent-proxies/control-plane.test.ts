@@ -7,9 +7,9 @@ import {
   createStrongroom,
   generateRootKey,
   ManualClock,
-  purgeLapsedAgentRecords,
   type Strongroom,
 } from "../../src/index.js";
+import { purgeLapsedAgentRecords } from "../../src/agent-vault/housekeeping.js";
 import { isProxyHealthy } from "../../src/agent-vault/proxies/view.js";
 import { readRootCa } from "../../src/agent-vault/proxies/root-ca.js";
 import { createRootCa, issueCertificate } from "../../src/x509/issue.js";
@@ -72,26 +72,26 @@ describe("enrollment on the in-memory storage", () => {
     );
     const won = outcomes.filter((o) => o.status === "fulfilled");
     expect(won).toHaveLength(1);
-    expect(outcomes.filter((o) => o.status === "rejected" && (o.reason as { status?: number }).status === 401)).toHaveLength(19);
+    expect(outcomes.filter((o) => o.status === "rejected" && (o.reason as { code?: string }).code === "UnauthorizedError")).toHaveLength(19);
     expect((won[0] as PromiseFulfilledResult<{ proxyId: string }>).value.proxyId).toBe(proxy.id);
   });
 
   it("keeps the token after a refused CA and lets it lapse after one hour", async () => {
     const { token } = await strongroom.agentProxies.create(admin, { name: "lapsing" });
     const leaf = await issueCertificate({ issuer: "self-signed", subject: { commonName: "leaf" }, keyAlgorithm: "EC_prime256v1", basicConstraints: { isCA: false }, ttlMs: DAY, now: clock.now() });
-    await expect(strongroom.agentProxies.enroll(anonymous, { enrollmentToken: token, rootCaCertificate: leaf.certificatePem })).rejects.toMatchObject({ status: 400 });
+    await expect(strongroom.agentProxies.enroll(anonymous, { enrollmentToken: token, rootCaCertificate: leaf.certificatePem })).rejects.toMatchObject({ code: "BadRequest" });
     clock.advance(60 * 60 * 1000);
     const ca = await rootCa(clock.now());
-    await expect(strongroom.agentProxies.enroll(anonymous, { enrollmentToken: token, rootCaCertificate: ca.certificatePem })).rejects.toMatchObject({ status: 401 });
+    await expect(strongroom.agentProxies.enroll(anonymous, { enrollmentToken: token, rootCaCertificate: ca.certificatePem })).rejects.toMatchObject({ code: "UnauthorizedError" });
   });
 
   it("purges enrollment tokens a day after they lapse", async () => {
     const { proxy } = await strongroom.agentProxies.create(admin, { name: "purged" });
     const tokens = strongroom.context.storage.tables.agentProxyEnrollmentTokens;
-    await purgeLapsedAgentRecords(strongroom.context.storage, clock.now());
+    await purgeLapsedAgentRecords(strongroom.context, clock.now());
     expect(await tokens.count({ proxyId: proxy.id })).toBe(1);
     clock.advance(DAY + 60 * 60 * 1000 + 1);
-    await purgeLapsedAgentRecords(strongroom.context.storage, clock.now());
+    await purgeLapsedAgentRecords(strongroom.context, clock.now());
     expect(await tokens.count({ proxyId: proxy.id })).toBe(0);
   });
 });

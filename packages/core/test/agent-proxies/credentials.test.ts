@@ -5,7 +5,7 @@ import {
   credentialsInputSchema,
   validateCredentials,
   type CredentialInput,
-} from "../../src/agent-vault/index.js";
+} from "../../src/entries/agent.js";
 
 const bearer: CredentialInput = { headerName: "Authorization", headerPrefix: "Bearer", secretKey: "GITHUB_TOKEN" };
 const username: CredentialInput = { role: "header-rewrite", headerPurpose: "username", secretKey: "DB_USER" };

@@ -7,7 +7,7 @@ import {
   normalizeHost,
   parseHostPatterns,
   type HostPattern,
-} from "../../src/agent-vault/index.js";
+} from "../../src/entries/agent.js";
 
 const one = (text: string): HostPattern => {
   const [pattern, ...rest] = parseHostPatterns(text);

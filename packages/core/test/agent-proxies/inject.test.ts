@@ -6,7 +6,7 @@ import {
   type ProxiedRequest,
   type ResolvedCredential,
   type SubstitutionSurface,
-} from "../../src/agent-vault/index.js";
+} from "../../src/entries/agent.js";
 
 const PLACEHOLDER = "__api_key__";
 

@@ -7,7 +7,7 @@ import {
   normalizeHost,
   parseHostPatterns,
   type TrafficService,
-} from "../../src/agent-vault/index.js";
+} from "../../src/entries/agent.js";
 
 // A small alphabet so generated hosts and patterns collide often enough to exercise matches.
 const label = fc.constantFrom("a", "b", "api", "x-1", "example", "com", "io");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decideTraffic, type TrafficInput, type TrafficPolicy, type TrafficService } from "../../src/agent-vault/index.js";
+import { decideTraffic, type TrafficInput, type TrafficPolicy, type TrafficService } from "../../src/entries/agent.js";
 
 type Service = TrafficService<string>;
 

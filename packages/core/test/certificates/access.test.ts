@@ -31,8 +31,8 @@ describe("certificate manager access", () => {
 
   it("answers 400 outside cert-manager projects", async () => {
     const { project } = await w.sr.projects.create(w.admin, { projectName: "Secrets" });
-    await expect(w.sr.certificateAuthorities.create(w.admin, { projectId: project.id, ...rootCa })).rejects.toMatchObject({ status: 400 });
-    await expect(w.sr.installations.list(w.admin, { projectId: project.id })).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.certificateAuthorities.create(w.admin, { projectId: project.id, ...rootCa })).rejects.toMatchObject({ code: "BadRequest" });
+    await expect(w.sr.installations.list(w.admin, { projectId: project.id })).rejects.toMatchObject({ code: "BadRequest" });
   });
 
   it("requires each subject's permission: members have none, viewers read only", async () => {
@@ -48,11 +48,11 @@ describe("certificate manager access", () => {
       ["pki-alerts", (a) => w.sr.alerts.list(a, { projectId: w.projectId })],
     ];
     for (const [subject, call] of calls) {
-      await expect(call(member), subject).rejects.toMatchObject({ status: 403, message: `You are not allowed to read on ${subject}` });
+      await expect(call(member), subject).rejects.toMatchObject({ code: "PermissionDenied", message: `You are not allowed to read on ${subject}` });
       await expect(call(viewer), subject).resolves.toBeDefined();
     }
     await expect(w.sr.certificateAuthorities.get(viewer, { caId: ca.id })).resolves.toBeDefined();
-    await expect(w.sr.certificateAuthorities.create(viewer, { projectId: w.projectId, ...rootCa, name: "viewer-made" })).rejects.toMatchObject({ status: 403 });
+    await expect(w.sr.certificateAuthorities.create(viewer, { projectId: w.projectId, ...rootCa, name: "viewer-made" })).rejects.toMatchObject({ code: "PermissionDenied" });
     await expect(
       w.sr.alerts.create(viewer, {
         projectId: w.projectId,
@@ -61,18 +61,18 @@ describe("certificate manager access", () => {
         alertBefore: "30d",
         channels: [{ channelType: "email", config: { recipients: ["ops@acme.test"] } }],
       }),
-    ).rejects.toMatchObject({ status: 403 });
+    ).rejects.toMatchObject({ code: "PermissionDenied" });
   });
 
   it("answers 404 for records of another organization, exactly as for unknown ids", async () => {
     const { ca } = await w.sr.certificateAuthorities.create(w.admin, { projectId: w.projectId, ...rootCa });
     const outsider = await otherOrganizationAdmin(w);
-    await expect(w.sr.certificateAuthorities.get(outsider, { caId: ca.id })).rejects.toMatchObject({ status: 404, message: "Certificate authority not found" });
+    await expect(w.sr.certificateAuthorities.get(outsider, { caId: ca.id })).rejects.toMatchObject({ code: "NotFound", message: "Certificate authority not found" });
     await expect(w.sr.certificateAuthorities.get(outsider, { caId: "00000000-0000-4000-8000-000000000000" })).rejects.toMatchObject({
-      status: 404,
+      code: "NotFound",
       message: "Certificate authority not found",
     });
-    await expect(w.sr.certificateAuthorities.list(outsider, { projectId: w.projectId })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.certificateAuthorities.list(outsider, { projectId: w.projectId })).rejects.toMatchObject({ code: "NotFound" });
   });
 });
 

@@ -39,13 +39,13 @@ describe("discovery jobs without private targets (the default)", () => {
   it("refuses loopback and private targets, naming them", async () => {
     w = await certWorld();
     const projectId = w.projectId;
-    await expect(w.sr.discovery.create(w.admin, job(projectId))).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Target 127.0.0.1 refused") });
+    await expect(w.sr.discovery.create(w.admin, job(projectId))).rejects.toMatchObject({ code: "BadRequest", message: expect.stringContaining("Target 127.0.0.1 refused") });
     await expect(w.sr.discovery.create(w.admin, { ...job(projectId), targetConfig: { ipRanges: ["10.1.2.0/30"] } })).rejects.toMatchObject({
-      status: 400,
+      code: "BadRequest",
       message: expect.stringContaining("10.1.2.0 (in 10.1.2.0/30) refused"),
     });
     const created = await w.sr.discovery.create(w.admin, { ...job(projectId), targetConfig: { ipRanges: ["8.8.8.8"] } });
-    await expect(w.sr.discovery.update(w.admin, { id: created.id, targetConfig: { ipRanges: ["127.0.0.2"] } })).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.discovery.update(w.admin, { id: created.id, targetConfig: { ipRanges: ["127.0.0.2"] } })).rejects.toMatchObject({ code: "BadRequest" });
   });
 
   it("refuses loopback webhook URLs", async () => {
@@ -59,7 +59,7 @@ describe("discovery jobs without private targets (the default)", () => {
         channels: [{ channelType: "webhook", config: { url } }],
       });
     for (const url of ["https://127.0.0.1/hook", "https://localhost:8443/hook", "https://[::1]/hook", "https://169.254.169.254/"]) {
-      await expect(alert(url), url).rejects.toMatchObject({ status: 400, message: expect.stringContaining("refused") });
+      await expect(alert(url), url).rejects.toMatchObject({ code: "BadRequest", message: expect.stringContaining("refused") });
     }
   });
 });
@@ -70,14 +70,14 @@ describe("scans with private targets allowed", () => {
     const created = await w.sr.discovery.create(w.admin, job(w.projectId));
     const first = await w.sr.discovery.scan(w.admin, { id: created.id });
     expect(first.lastScanStatus).toBe("pending");
-    await expect(w.sr.discovery.scan(w.admin, { id: created.id })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("in progress") });
+    await expect(w.sr.discovery.scan(w.admin, { id: created.id })).rejects.toMatchObject({ code: "BadRequest", message: expect.stringContaining("in progress") });
     await settleBackgroundScans(w.sr.context);
     const done = await w.sr.discovery.get(w.admin, { id: created.id });
     expect(done).toMatchObject({ lastScanStatus: "completed", lastScanJobId: first.lastScanJobId, lastScannedAt: w.clock.now().toISOString() });
 
     // A scan whose node died stays "running" until it is stale.
     await w.sr.context.storage.tables.discoveryJobs.update({ id: created.id }, { lastScanStatus: "running", scanRequestedAt: w.clock.now().toISOString() });
-    await expect(w.sr.discovery.scan(w.admin, { id: created.id })).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.discovery.scan(w.admin, { id: created.id })).rejects.toMatchObject({ code: "BadRequest" });
     w.clock.advance(HOUR + 1);
     const replaced = await w.sr.discovery.scan(w.admin, { id: created.id });
     expect(replaced.lastScanJobId).not.toBe(first.lastScanJobId);

@@ -3,10 +3,10 @@ import {
   indexRegistrations,
   selectPayload,
   toRegistration,
-  type ProjectEvent,
   type SecretEventPermission,
   type SubscribeInput,
-} from "@strongroom/core";
+} from "../../src/events/index.js";
+import type { ProjectEvent } from "../../src/kernel/bus.js";
 import { can, compileRules, type PermissionRule } from "../../src/permissions/index.js";
 
 const item = (environment: string, secretPath: string, secretKey = "KEY") => ({ environment, secretPath, secretKey });

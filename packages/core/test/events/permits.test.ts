@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { projectAccessFrom, type ProjectRow } from "../../src/access/project-access.js";
 import { builtInProjectRoles, type PermissionRule } from "../../src/permissions/index.js";
 import { permitsOf } from "../../src/events/permits.js";
-import { SUBSCRIBE_ACTIONS, type SecretEventObject } from "@strongroom/core";
+import { SUBSCRIBE_ACTIONS, type SecretEventObject } from "../../src/events/index.js";
 
 const ruleSets: Record<string, PermissionRule[]> = {
   none: [],

@@ -1,13 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { anonymous, MAX_QUEUED_EVENTS, RECHECK_INTERVAL_MS, RECHECK_TICK_MS, StrongroomError, subscriptionsOf, type ProjectEvent } from "@strongroom/core";
+import { anonymous, StrongroomError, type ProjectEvent } from "@strongroom/core";
+import { MAX_QUEUED_EVENTS, RECHECK_INTERVAL_MS, RECHECK_TICK_MS, subscriptionsOf } from "../../src/events/index.js";
 import { eventsWorld, reader, type EventsWorld } from "./world.js";
 
 const everywhere = { secretPath: "/**" };
 const allKinds = (["secret:create", "secret:update", "secret:delete", "secret:import-mutation"] as const).map((event) => ({ event, conditions: everywhere }));
 const dev = (w: EventsWorld, secretPath = "/") => ({ projectId: w.projectId, environment: "dev", secretPath });
 
-function statusOf(thrown: unknown): number | undefined {
-  return thrown instanceof StrongroomError ? thrown.status : undefined;
+function codeOf(thrown: unknown): string | undefined {
+  return thrown instanceof StrongroomError ? thrown.code : undefined;
 }
 
 async function refusal(promise: Promise<unknown>): Promise<StrongroomError> {
@@ -45,17 +46,19 @@ describe("events.subscribe", () => {
     expect(await events.end()).toBeUndefined();
   });
 
-  it("offers the same events as SSE frames", async () => {
+  it("offers the same events as deliveries for adapters, with the event as published", async () => {
     const w = await eventsWorld();
     const subscription = await w.sr.events.subscribe(w.admin, { projectId: w.projectId, register: [{ event: "secret:create" }] });
-    const frames = subscription.stream[Symbol.asyncIterator]();
+    const deliveries = subscription.deliveries[Symbol.asyncIterator]();
     await w.sr.secrets.create(w.admin, { ...dev(w), secretName: "A" });
-    expect((await frames.next()).value).toEqual({
+    const payload = [{ environment: "dev", secretPath: "/", secretKey: "A" }];
+    expect((await deliveries.next()).value).toEqual({
+      kind: "event",
       id: "1",
-      event: "secret:create",
-      data: JSON.stringify({ projectType: "secret-manager", data: { eventType: "secret:create", payload: [{ environment: "dev", secretPath: "/", secretKey: "A" }] } }),
+      source: { projectId: w.projectId, projectType: "secret-manager", eventType: "secret:create", payload },
+      payload,
     });
-    await frames.return!();
+    await deliveries.return!();
     expect(w.sr.context.bus.listenerCount()).toBe(0);
   });
 
@@ -73,8 +76,8 @@ describe("events.subscribe", () => {
   it("refuses before opening: 401 without a principal, 404 for an unknown project, 422 for a malformed request", async () => {
     const w = await eventsWorld();
     const ok = { projectId: w.projectId, register: [{ event: "secret:create" as const }] };
-    expect(statusOf(await refusal(w.sr.events.subscribe(anonymous, ok)))).toBe(401);
-    expect(statusOf(await refusal(w.sr.events.subscribe(w.admin, { ...ok, projectId: "00000000-0000-4000-8000-000000000000" })))).toBe(404);
+    expect(codeOf(await refusal(w.sr.events.subscribe(anonymous, ok)))).toBe("UnauthorizedError");
+    expect(codeOf(await refusal(w.sr.events.subscribe(w.admin, { ...ok, projectId: "00000000-0000-4000-8000-000000000000" })))).toBe("NotFound");
     const malformed = [
       { ...ok, register: [] },
       { ...ok, register: Array.from({ length: 11 }, () => ({ event: "secret:create" })) },
@@ -85,7 +88,7 @@ describe("events.subscribe", () => {
     ];
     for (const input of malformed) {
       const error = await refusal(w.sr.events.subscribe(w.admin, input as never));
-      expect([error.status, error.errorName]).toEqual([422, "ValidationFailure"]);
+      expect(error.code).toBe("ValidationFailure");
     }
     expect(w.sr.context.bus.listenerCount()).toBe(0);
   });
@@ -107,7 +110,7 @@ describe("events.subscribe", () => {
         ],
       }),
     );
-    expect([error.status, error.errorName]).toEqual([403, "PermissionDenied"]);
+    expect(error.code).toBe("PermissionDenied");
     expect(error.message).toContain("subscribe-on-updated on secret-events for secret:update (environment prod, secretPath /apps/**)");
     expect(error.details).toEqual({
       missingPermissions: [
@@ -117,7 +120,7 @@ describe("events.subscribe", () => {
       ],
     });
     const noAccess = await w.identity(["no-access"]);
-    expect(statusOf(await refusal(w.sr.events.subscribe(noAccess.actor, { projectId: w.projectId, register: [{ event: "secret:create" }] })))).toBe(403);
+    expect(codeOf(await refusal(w.sr.events.subscribe(noAccess.actor, { projectId: w.projectId, register: [{ event: "secret:create" }] })))).toBe("PermissionDenied");
   });
 
   it("delivers only the items the actor's secret-events permission covers", async () => {
@@ -144,7 +147,7 @@ describe("events.subscribe", () => {
     const input = { projectId: w.projectId, register: [{ event: "secret:create" as const }] };
     const open = await Promise.all(Array.from({ length: 5 }, () => w.sr.events.subscribe(actor, input)));
     const error = await refusal(w.sr.events.subscribe(actor, input));
-    expect([error.status, error.errorName]).toEqual([429, "RateLimitExceeded"]);
+    expect(error.code).toBe("RateLimitExceeded");
     // Other actors have their own allowance.
     const other = await w.identity(["viewer"]);
     (await w.sr.events.subscribe(other.actor, input)).cancel();
@@ -205,7 +208,7 @@ describe("events.subscribe", () => {
       }
     })();
     expect(received).toBe(MAX_QUEUED_EVENTS);
-    expect(statusOf(error)).toBe(429);
+    expect(codeOf(error)).toBe("RateLimitExceeded");
   });
 });
 
@@ -224,7 +227,7 @@ describe("the periodic re-check", () => {
     w.clock.advance(1000);
     await w.sr.secrets.create(w.admin, { ...dev(w), secretName: "AFTER" });
     const error = await events.end();
-    expect([statusOf(error), (error as Error).message]).toEqual([401, "The access token has expired or was revoked"]);
+    expect([codeOf(error), (error as Error).message]).toEqual(["UnauthorizedError", "The access token has expired or was revoked"]);
     expect(w.sr.context.bus.listenerCount()).toBe(0);
   });
 
@@ -259,18 +262,18 @@ describe("the periodic re-check", () => {
     w.clock.advance(RECHECK_INTERVAL_MS);
     vi.advanceTimersByTime(RECHECK_TICK_MS);
     const error = await events.end();
-    expect([statusOf(error), (error as StrongroomError).errorName]).toEqual([403, "PermissionDenied"]);
+    expect(codeOf(error)).toBe("PermissionDenied");
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it("sends the failure as an `event: error` frame on the stream view, then ends it", async () => {
+  it("ends the deliveries view with the failure, then nothing", async () => {
     const w = await eventsWorld();
     const { actor } = await w.identity(["viewer"]);
     const subscription = await w.sr.events.subscribe(actor, { projectId: w.projectId, register });
     w.clock.advance(30 * 24 * 60 * 60 * 1000);
     w.sr.context.bus.publish({ projectId: w.projectId, projectType: "secret-manager", eventType: "secret:create", payload: [{ environment: "dev", secretPath: "/", secretKey: "K" }] });
-    const frames = [];
-    for await (const frame of subscription.stream) frames.push(frame);
-    expect(frames).toEqual([{ event: "error", data: JSON.stringify({ statusCode: 401, error: "UnauthorizedError", message: "The access token has expired or was revoked" }) }]);
+    const deliveries = [];
+    for await (const delivery of subscription.deliveries) deliveries.push(delivery);
+    expect(deliveries).toMatchObject([{ kind: "error", error: { code: "UnauthorizedError", message: "The access token has expired or was revoked" } }]);
   });
 });

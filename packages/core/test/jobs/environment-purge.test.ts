@@ -16,10 +16,10 @@ async function world() {
 it("purges a soft-deleted environment and everything in it once deleteAfter has passed", async () => {
   const { clock, strongroom, admin, project } = await world();
   const staging = project.environments.find((e) => e.slug === "staging")!;
-  await strongroom.invoke("secrets.create", admin, { projectId: project.id, environment: "staging", secretName: "DOOMED", secretValue: "v1" });
-  await strongroom.invoke("secrets.update", admin, { projectId: project.id, environment: "staging", secretName: "DOOMED", secretValue: "v2" });
-  await strongroom.invoke("secrets.create", admin, { projectId: project.id, environment: "dev", secretName: "KEPT", secretValue: "k" });
-  await strongroom.invoke("environments.delete", admin, { projectId: project.id, id: staging.id });
+  await strongroom.secrets.create(admin, { projectId: project.id, environment: "staging", secretName: "DOOMED", secretValue: "v1" });
+  await strongroom.secrets.update(admin, { projectId: project.id, environment: "staging", secretName: "DOOMED", secretValue: "v2" });
+  await strongroom.secrets.create(admin, { projectId: project.id, environment: "dev", secretName: "KEPT", secretValue: "k" });
+  await strongroom.environments.delete(admin, { projectId: project.id, id: staging.id });
   const tables = strongroom.context.storage.tables;
   const rowsOf = async (envId: string) => (await tables.secrets.count({ envId })) + (await tables.secretVersions.count({ envId }));
   expect(await rowsOf(staging.id)).toBeGreaterThan(0);
@@ -34,16 +34,16 @@ it("purges a soft-deleted environment and everything in it once deleteAfter has 
   expect(after.deletedEnvironments).toEqual([]);
   expect(after.environments.map((e) => e.slug)).toEqual(["dev", "prod"]);
   expect(await rowsOf(staging.id)).toBe(0);
-  const kept = (await strongroom.invoke("secrets.get", admin, { projectId: project.id, environment: "dev", secretName: "KEPT" })) as { secret: { secretValue: string } };
+  const kept = (await strongroom.secrets.get(admin, { projectId: project.id, environment: "dev", secretName: "KEPT" })) as { secret: { secretValue: string } };
   expect(kept.secret.secretValue).toBe("k");
   await strongroom.close();
 });
 
 it("deleting a folder deletes the proxied services that live in it", async () => {
   const { strongroom, admin, project } = await world();
-  await strongroom.invoke("folders.create", admin, { projectId: project.id, environment: "dev", name: "apis" });
-  await strongroom.invoke("secrets.create", admin, { projectId: project.id, environment: "dev", secretPath: "/apis", secretName: "TOKEN", secretValue: "t" });
-  const { service } = (await strongroom.invoke("proxiedServices.create", admin, {
+  await strongroom.folders.create(admin, { projectId: project.id, environment: "dev", name: "apis" });
+  await strongroom.secrets.create(admin, { projectId: project.id, environment: "dev", secretPath: "/apis", secretName: "TOKEN", secretValue: "t" });
+  const { service } = (await strongroom.proxiedServices.create(admin, {
     projectId: project.id,
     environment: "dev",
     secretPath: "/apis",
@@ -51,8 +51,8 @@ it("deleting a folder deletes the proxied services that live in it", async () =>
     hostPattern: "api.example.com",
     credentials: [{ secretKey: "TOKEN", headerName: "x-api-key" }],
   })) as { service: { id: string } };
-  await strongroom.invoke("folders.delete", admin, { projectId: project.id, environment: "dev", path: "/", folderIdOrName: "apis" });
-  await expect(strongroom.invoke("proxiedServices.get", admin, { serviceId: service.id })).rejects.toMatchObject({ status: 404 });
+  await strongroom.folders.delete(admin, { projectId: project.id, environment: "dev", path: "/", folderIdOrName: "apis" });
+  await expect(strongroom.proxiedServices.get(admin, { serviceId: service.id })).rejects.toMatchObject({ code: "NotFound" });
   expect(await strongroom.context.storage.tables.proxiedServiceCredentials.count({ serviceId: service.id })).toBe(0);
   await strongroom.close();
 });

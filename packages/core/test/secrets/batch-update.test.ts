@@ -44,7 +44,7 @@ describe("PATCH /api/v4/secrets/batch semantics", () => {
         ],
       }),
     );
-    expect(error.status).toBe(404);
+    expect(error.code).toBe("NotFound");
     expect(error.message).toContain("MISSING_ONE");
     expect(error.message).toContain("/app:MISSING_TWO");
     expect(await values(w)).toEqual({ A: { value: "a1", version: 1 }, B: { value: "b1", version: 1 } });
@@ -107,17 +107,17 @@ describe("PATCH /api/v4/secrets/batch semantics", () => {
         ],
       }),
     );
-    expect(error.status).toBe(403);
+    expect(error.code).toBe("PermissionDenied");
     expect(await values(w)).toEqual({ A: { value: "a1", version: 1 }, B: { value: "b1", version: 1 } });
   });
 
   it("renames with newSecretName; renaming onto an existing name is 400", async () => {
     await w.sr.secrets.updateMany(w.admin, { ...at(w), secrets: [{ secretKey: "A", newSecretName: "RENAMED" }] });
     expect(await values(w)).toEqual({ RENAMED: { value: "a1", version: 2 }, B: { value: "b1", version: 1 } });
-    await expect(w.sr.secrets.get(w.admin, { ...at(w), secretName: "A" })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.get(w.admin, { ...at(w), secretName: "A" })).rejects.toMatchObject({ code: "NotFound" });
 
     const onto = await rejection(w.sr.secrets.updateMany(w.admin, { ...at(w), secrets: [{ secretKey: "RENAMED", newSecretName: "B" }] }));
-    expect(onto.status).toBe(400);
+    expect(onto.code).toBe("BadRequest");
     const twice = await rejection(
       w.sr.secrets.updateMany(w.admin, {
         ...at(w),
@@ -127,13 +127,13 @@ describe("PATCH /api/v4/secrets/batch semantics", () => {
         ],
       }),
     );
-    expect(twice.status).toBe(400);
+    expect(twice.code).toBe("BadRequest");
     expect(await values(w)).toEqual({ RENAMED: { value: "a1", version: 2 }, B: { value: "b1", version: 1 } });
   });
 
   it("a missing folder is 404", async () => {
     const error = await rejection(w.sr.secrets.updateMany(w.admin, { ...at(w), secrets: [{ secretKey: "A", secretValue: "x", secretPath: "/nope" }] }));
-    expect(error.status).toBe(404);
+    expect(error.code).toBe("NotFound");
     expect(error.message).toContain("/nope");
   });
 
@@ -184,7 +184,7 @@ describe("PATCH /api/v4/secrets/batch semantics", () => {
 
   it("an unknown tag id is 404", async () => {
     const error = await rejection(w.sr.secrets.updateMany(w.admin, { ...at(w), secrets: [{ secretKey: "A", tagIds: ["no-such-tag"] }] }));
-    expect(error.status).toBe(404);
+    expect(error.code).toBe("NotFound");
     expect(error.message).toContain("no-such-tag");
   });
 
@@ -203,7 +203,7 @@ describe("PATCH /api/v4/secrets/batch semantics", () => {
     const error = await rejection(
       w.sr.secrets.updateMany(w.admin, { ...at(w), secrets: [{ secretKey: "A", secretValue: "1" }, { secretKey: "A", secretValue: "2" }] }),
     );
-    expect(error.status).toBe(400);
+    expect(error.code).toBe("BadRequest");
   });
 });
 
@@ -238,7 +238,7 @@ describe("all or nothing", () => {
     const w = await secretsWorld();
     await w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "A", secretValue: "a1" }] });
     const error = await rejection(w.sr.secrets.deleteMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }, { secretKey: "NOPE" }] }));
-    expect(error.status).toBe(404);
+    expect(error.code).toBe("NotFound");
     expect(error.message).toContain("NOPE");
     expect(Object.keys(await values(w))).toEqual(["A"]);
     const { secrets } = await w.sr.secrets.deleteMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }] });
@@ -252,7 +252,7 @@ describe("all or nothing", () => {
     const error = await rejection(
       w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "FRESH", secretValue: "1" }, { secretKey: "TAKEN", secretValue: "2" }] }),
     );
-    expect(error.status).toBe(400);
+    expect(error.code).toBe("BadRequest");
     expect(error.message).toContain("TAKEN");
     expect(Object.keys(await values(w))).toEqual(["TAKEN"]);
   });

@@ -13,12 +13,12 @@ describe("environments", () => {
     const created = await w.sr.environments.create(w.admin, { workspaceId: w.projectId, name: "QA", slug: "qa" });
     expect(created.environment).toMatchObject({ name: "QA", slug: "qa", position: 3, projectId: w.projectId });
     expect(created.workspace.environments.map((e) => e.slug)).toEqual(["dev", "staging", "prod", "qa"]);
-    await expect(w.sr.environments.create(w.admin, { workspaceId: w.projectId, name: "Again", slug: "qa" })).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.environments.create(w.admin, { workspaceId: w.projectId, name: "Again", slug: "qa" })).rejects.toMatchObject({ code: "BadRequest" });
     const renamed = await w.sr.environments.update(w.admin, { workspaceId: w.projectId, id: created.environment.id, name: "Quality", slug: "quality" });
     expect(renamed.environment).toMatchObject({ name: "Quality", slug: "quality" });
     await expect(
       w.sr.environments.update(w.admin, { workspaceId: w.projectId, id: created.environment.id, slug: "dev" }),
-    ).rejects.toMatchObject({ status: 400 });
+    ).rejects.toMatchObject({ code: "BadRequest" });
   });
 
   it("soft-deletes: listed under deletedEnvironments for 30 days, its secrets unreachable", async () => {
@@ -39,10 +39,10 @@ describe("environments", () => {
         deletedBy: { type: "user", id: (deleter as { userId: string }).userId, email: "deleter@acme.test", username: "deleter@acme.test", firstName: "", lastName: "" },
       },
     ]);
-    await expect(w.sr.secrets.get(w.admin, { ...at(w, "staging"), secretName: "K" })).rejects.toMatchObject({ status: 404 });
-    await expect(w.sr.secrets.list(w.admin, at(w, "staging"))).rejects.toMatchObject({ status: 404 });
-    await expect(w.sr.secrets.create(w.admin, { ...at(w, "staging"), secretName: "K2" })).rejects.toMatchObject({ status: 404 });
-    await expect(w.sr.environments.delete(w.admin, { workspaceId: w.projectId, id: staging.id })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.get(w.admin, { ...at(w, "staging"), secretName: "K" })).rejects.toMatchObject({ code: "NotFound" });
+    await expect(w.sr.secrets.list(w.admin, at(w, "staging"))).rejects.toMatchObject({ code: "NotFound" });
+    await expect(w.sr.secrets.create(w.admin, { ...at(w, "staging"), secretName: "K2" })).rejects.toMatchObject({ code: "NotFound" });
+    await expect(w.sr.environments.delete(w.admin, { workspaceId: w.projectId, id: staging.id })).rejects.toMatchObject({ code: "NotFound" });
 
     // The slug is free again; the new environment starts empty.
     await w.sr.environments.create(w.admin, { workspaceId: w.projectId, name: "Staging", slug: "staging" });
@@ -51,6 +51,6 @@ describe("environments", () => {
 
   it("a viewer may not create environments", async () => {
     const viewer = await w.userWith(["viewer"]);
-    await expect(w.sr.environments.create(viewer, { workspaceId: w.projectId, name: "X", slug: "x" })).rejects.toMatchObject({ status: 403 });
+    await expect(w.sr.environments.create(viewer, { workspaceId: w.projectId, name: "X", slug: "x" })).rejects.toMatchObject({ code: "PermissionDenied" });
   });
 });

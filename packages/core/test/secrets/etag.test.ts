@@ -1,10 +1,16 @@
-import { etagMatches, responseHeadersOf } from "@strongroom/core";
+import { createHash } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { at, secretsWorld, type SecretsWorld } from "./world.js";
 
-describe("list ETag", () => {
+/**
+ * The HTTP adapter sends a list's ETag as a hash of its JSON text; these tests hold the list to
+ * what makes that tag honest: its text is stable while nothing changes, and changes exactly when
+ * what the caller may see does.
+ */
+describe("list answers for ETags", () => {
   let w: SecretsWorld;
-  const etag = async (input = at(w), actor = w.admin) => responseHeadersOf(await w.sr.secrets.list(actor, input))!.etag;
+  const tagOf = (value: unknown) => `"${createHash("sha256").update(JSON.stringify(value)).digest("base64url")}"`;
+  const etag = async (input = at(w), actor = w.admin) => tagOf(await w.sr.secrets.list(actor, input));
 
   beforeEach(async () => {
     w = await secretsWorld();
@@ -12,9 +18,9 @@ describe("list ETag", () => {
     await w.sr.secrets.create(w.admin, { ...at(w), secretName: "A", secretValue: "1" });
   });
 
-  it("is stable while nothing changes and is not part of the JSON body", async () => {
+  it("is stable while nothing changes and carries nothing but the body", async () => {
     const list = await w.sr.secrets.list(w.admin, at(w));
-    const first = responseHeadersOf(list)!.etag;
+    const first = tagOf(list);
     expect(first).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(JSON.parse(JSON.stringify(list))).toEqual({ secrets: list.secrets, imports: [] });
     expect(await etag()).toBe(first);
@@ -37,13 +43,5 @@ describe("list ETag", () => {
   it("differs between callers who see different content", async () => {
     const describer = await w.userWith([await w.role("describer", [{ subject: "secrets", action: "describeSecret" }])]);
     expect(await etag(at(w), describer)).not.toBe(await etag());
-  });
-
-  it("matches If-None-Match lists, weak tags and *", () => {
-    expect(etagMatches('"abc"', '"abc"')).toBe(true);
-    expect(etagMatches('W/"abc", "def"', '"abc"')).toBe(true);
-    expect(etagMatches("*", '"abc"')).toBe(true);
-    expect(etagMatches('"abd"', '"abc"')).toBe(false);
-    expect(etagMatches(undefined, '"abc"')).toBe(false);
   });
 });

@@ -1,13 +1,16 @@
-import { createMemoryStorage, type Storage } from "@strongroom/core";
+import { createMemoryStorage } from "@strongroom/core";
+import type { Storage, StrongroomSchema } from "@strongroom/core/storage";
 import { describe, expect, it } from "vitest";
 import { failingStorage } from "./failing-storage.js";
 import { at, secretsWorld } from "./world.js";
 
 /** Records, for each event, whether every transaction begun so far had already committed. */
-function commitTracking(inner: Storage) {
+function commitTracking(inner: Storage<StrongroomSchema>) {
   let open = 0;
-  const storage: Storage = {
+  const storage: Storage<StrongroomSchema> = {
     kind: inner.kind,
+    schema: inner.schema,
+    inTransaction: inner.inTransaction,
     tables: inner.tables,
     async transaction(fn) {
       open++;
@@ -65,7 +68,7 @@ describe("secret events", () => {
     // An update writes the row, then files the old version: the second write fails.
     storage.failOnWrite(2);
     await expect(w.sr.secrets.update(w.admin, { ...at(w), secretName: "A", secretValue: "y" })).rejects.toThrow("injected");
-    await expect(w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }] })).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }] })).rejects.toMatchObject({ code: "BadRequest" });
     expect((await w.sr.secrets.get(w.admin, { ...at(w), secretName: "A" })).secret).toMatchObject({ secretValue: "x", version: 1 });
     expect(w.events.map((e) => e.eventType)).toEqual(["secret:create"]);
   });
@@ -81,6 +84,6 @@ describe("secret events", () => {
       ["secret:delete", [{ environment: "dev", secretPath: "/a", secretKey: "X" }]],
       ["secret:delete", [{ environment: "dev", secretPath: "/a/b", secretKey: "Y" }]],
     ]);
-    await expect(w.sr.secrets.list(w.admin, at(w, "dev", "/a"))).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.list(w.admin, at(w, "dev", "/a"))).rejects.toMatchObject({ code: "NotFound" });
   });
 });

@@ -1,4 +1,4 @@
-import type { Storage, Table, TableSet } from "@strongroom/core";
+import type { Storage, StrongroomSchema, Table, TablesOf } from "@strongroom/core/storage";
 
 const WRITES = new Set(["insert", "insertMany", "update", "delete"]);
 
@@ -6,9 +6,11 @@ const WRITES = new Set(["insert", "insertMany", "update", "delete"]);
  * Wraps a storage so that its Nth write from now (insert, insertMany, update or delete, in or out
  * of a transaction) throws: a failure injected mid-batch.
  */
-export function failingStorage(inner: Storage): Storage & { failOnWrite(n: number): void } {
+type AppStorage = Storage<StrongroomSchema>;
+
+export function failingStorage(inner: AppStorage): AppStorage & { failOnWrite(n: number): void } {
   let countdown = 0;
-  const wrapTables = (tables: TableSet): TableSet =>
+  const wrapTables = (tables: TablesOf<StrongroomSchema>): TablesOf<StrongroomSchema> =>
     new Proxy(tables, {
       get(target, name) {
         const table = Reflect.get(target, name) as Table<{ id: string }>;
@@ -24,8 +26,10 @@ export function failingStorage(inner: Storage): Storage & { failOnWrite(n: numbe
         });
       },
     });
-  const wrap = (storage: Storage): Storage => ({
+  const wrap = (storage: AppStorage): AppStorage => ({
     kind: storage.kind,
+    schema: storage.schema,
+    inTransaction: storage.inTransaction,
     tables: wrapTables(storage.tables),
     transaction: (fn) => storage.transaction((tx) => fn(wrap(tx))),
     close: () => storage.close(),

@@ -23,11 +23,11 @@ describe("folders", () => {
 
   it("refuses duplicates (400), bad names (422) and missing paths (404)", async () => {
     await w.sr.folders.create(w.admin, { ...where(), name: "a" });
-    await expect(w.sr.folders.create(w.admin, { ...where(), name: "a" })).rejects.toMatchObject({ status: 400 });
-    await expect(w.sr.folders.create(w.admin, { ...where(), name: "../x" })).rejects.toMatchObject({ status: 422 });
-    await expect(w.sr.folders.create(w.admin, { ...where("/a/.."), name: "x" })).rejects.toMatchObject({ status: 422 });
-    await expect(w.sr.folders.list(w.admin, where("/missing"))).rejects.toMatchObject({ status: 404 });
-    await expect(w.sr.secrets.create(w.admin, { ...at(w, "dev", "/missing"), secretName: "K" })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.folders.create(w.admin, { ...where(), name: "a" })).rejects.toMatchObject({ code: "BadRequest" });
+    await expect(w.sr.folders.create(w.admin, { ...where(), name: "../x" })).rejects.toMatchObject({ code: "ValidationFailure" });
+    await expect(w.sr.folders.create(w.admin, { ...where("/a/.."), name: "x" })).rejects.toMatchObject({ code: "ValidationFailure" });
+    await expect(w.sr.folders.list(w.admin, where("/missing"))).rejects.toMatchObject({ code: "NotFound" });
+    await expect(w.sr.secrets.create(w.admin, { ...at(w, "dev", "/missing"), secretName: "K" })).rejects.toMatchObject({ code: "NotFound" });
   });
 
   it("checks the folder permission on the parent of every folder it creates", async () => {
@@ -36,7 +36,7 @@ describe("folders", () => {
     ]);
     await w.sr.folders.create(w.admin, { ...where(), name: "apps" });
     await w.sr.folders.create(appsOnly, { ...where("/apps/team"), name: "svc" });
-    await expect(w.sr.folders.create(appsOnly, { ...where("/other"), name: "svc" })).rejects.toMatchObject({ status: 403 });
+    await expect(w.sr.folders.create(appsOnly, { ...where("/other"), name: "svc" })).rejects.toMatchObject({ code: "PermissionDenied" });
     expect((await w.sr.folders.list(w.admin, { ...where(), recursive: true })).folders.map((f) => f.path)).toEqual([
       "/apps",
       "/apps/team",
@@ -54,6 +54,6 @@ describe("folders", () => {
     await w.sr.folders.delete(w.admin, { ...where(), folderIdOrName: "a" });
     expect((await w.sr.folders.list(w.admin, { ...where(), recursive: true })).folders).toEqual([]);
     expect(await w.storage.tables.secrets.count({ projectId: w.projectId })).toBe(0);
-    await expect(w.sr.folders.delete(w.admin, where())).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.folders.delete(w.admin, where())).rejects.toMatchObject({ code: "BadRequest" });
   });
 });

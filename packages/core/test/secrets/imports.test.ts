@@ -38,7 +38,7 @@ describe("secret imports", () => {
   });
 
   it("get with includeImports falls back to the imports", async () => {
-    await expect(w.sr.secrets.get(w.admin, { ...at(w), secretName: "SMTP_PASSWORD" })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.get(w.admin, { ...at(w), secretName: "SMTP_PASSWORD" })).rejects.toMatchObject({ code: "NotFound" });
     const { secret } = await w.sr.secrets.get(w.admin, { ...at(w), secretName: "SMTP_PASSWORD", includeImports: "true" });
     expect(secret).toMatchObject({ secretValue: "mail-pass", environment: "prod", secretPath: "/shared" });
   });
@@ -52,11 +52,11 @@ describe("secret imports", () => {
 
   it("refuses self-imports, duplicates and missing sources; lists and deletes imports", async () => {
     const self = { projectId: w.projectId, environment: "prod", path: "/shared", import: { environment: "prod", path: "/shared" } };
-    await expect(w.sr.secretImports.create(w.admin, self)).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.secretImports.create(w.admin, self)).rejects.toMatchObject({ code: "BadRequest" });
     const dup = { projectId: w.projectId, environment: "dev", path: "/", import: { environment: "prod", path: "/shared" } };
-    await expect(w.sr.secretImports.create(w.admin, dup)).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.secretImports.create(w.admin, dup)).rejects.toMatchObject({ code: "BadRequest" });
     const missing = { projectId: w.projectId, environment: "dev", path: "/", import: { environment: "prod", path: "/nope" } };
-    await expect(w.sr.secretImports.create(w.admin, missing)).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secretImports.create(w.admin, missing)).rejects.toMatchObject({ code: "NotFound" });
     const { secretImports } = await w.sr.secretImports.list(w.admin, { projectId: w.projectId, environment: "dev", path: "/" });
     expect(secretImports).toMatchObject([{ importPath: "/shared", importEnv: { slug: "prod", name: "Production" }, position: 1 }]);
     await w.sr.secretImports.delete(w.admin, { projectId: w.projectId, secretImportId: secretImports[0].id });

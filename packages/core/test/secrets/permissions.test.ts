@@ -26,8 +26,8 @@ describe("secret permissions", () => {
       ["OPEN", false],
       ["BANNER", false],
     ]);
-    await expect(w.sr.secrets.update(viewer, { ...at(w), secretName: "OPEN", secretValue: "x" })).rejects.toMatchObject({ status: 403 });
-    await expect(w.sr.secrets.create(viewer, { ...at(w), secretName: "NEW" })).rejects.toMatchObject({ status: 403 });
+    await expect(w.sr.secrets.update(viewer, { ...at(w), secretName: "OPEN", secretValue: "x" })).rejects.toMatchObject({ code: "PermissionDenied" });
+    await expect(w.sr.secrets.create(viewer, { ...at(w), secretName: "NEW" })).rejects.toMatchObject({ code: "PermissionDenied" });
   });
 
   it("describe without readValue shows the secret with its value blanked", async () => {
@@ -49,7 +49,7 @@ describe("secret permissions", () => {
       ["OPEN", "open-value", false],
       ["BANNER", "", true],
     ]);
-    await expect(w.sr.secrets.get(scoped, { ...at(w), secretName: "CUSTOMER_SSN_KEY" })).rejects.toMatchObject({ status: 403 });
+    await expect(w.sr.secrets.get(scoped, { ...at(w), secretName: "CUSTOMER_SSN_KEY" })).rejects.toMatchObject({ code: "PermissionDenied" });
     expect((await w.sr.secrets.list(scoped, at(w, "prod"))).secrets).toEqual([]);
   });
 
@@ -58,11 +58,11 @@ describe("secret permissions", () => {
       await w.role("app-writer", [{ subject: "secrets", action: ["read", "create", "edit", "delete"], conditions: { secretName: { $glob: "APP_*" } } }]),
     ]);
     await w.sr.secrets.create(appOnly, { ...at(w), secretName: "APP_TOKEN", secretValue: "t" });
-    await expect(w.sr.secrets.create(appOnly, { ...at(w), secretName: "DB_TOKEN", secretValue: "t" })).rejects.toMatchObject({ status: 403 });
+    await expect(w.sr.secrets.create(appOnly, { ...at(w), secretName: "DB_TOKEN", secretValue: "t" })).rejects.toMatchObject({ code: "PermissionDenied" });
     // Renaming out of the allowed names is an edit of the new name too.
-    await expect(w.sr.secrets.update(appOnly, { ...at(w), secretName: "APP_TOKEN", newSecretName: "DB_TOKEN" })).rejects.toMatchObject({ status: 403 });
+    await expect(w.sr.secrets.update(appOnly, { ...at(w), secretName: "APP_TOKEN", newSecretName: "DB_TOKEN" })).rejects.toMatchObject({ code: "PermissionDenied" });
     await expect(w.sr.secrets.deleteMany(appOnly, { ...at(w), secrets: [{ secretKey: "APP_TOKEN" }, { secretKey: "OPEN" }] })).rejects.toMatchObject({
-      status: 403,
+      code: "PermissionDenied",
     });
     expect((await w.sr.secrets.list(w.admin, at(w))).secrets.map((s) => s.secretKey)).toEqual(["APP_TOKEN", "CUSTOMER_SSN_KEY", "OPEN"]);
   });
@@ -70,7 +70,7 @@ describe("secret permissions", () => {
   it("outsiders of the project get 403, unknown projects 404", async () => {
     const { user } = await w.sr.organizations.createUser(w.admin, { orgId: w.orgId, email: "outsider@acme.test", password: "a long enough password" });
     const outsider = { type: "user" as const, userId: user.id, tokenId: "t" };
-    await expect(w.sr.secrets.list(outsider, at(w))).rejects.toMatchObject({ status: 403 });
-    await expect(w.sr.secrets.list(w.admin, { ...at(w), projectId: "00000000-0000-0000-0000-000000000000" })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.list(outsider, at(w))).rejects.toMatchObject({ code: "PermissionDenied" });
+    await expect(w.sr.secrets.list(w.admin, { ...at(w), projectId: "00000000-0000-0000-0000-000000000000" })).rejects.toMatchObject({ code: "NotFound" });
   });
 });

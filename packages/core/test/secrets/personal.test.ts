@@ -19,7 +19,7 @@ describe("personal overrides", () => {
     expect((await w.sr.secrets.get(alice, { ...at(w), secretName: "DB_URL" })).secret.secretValue).toBe("alice-url");
     expect((await w.sr.secrets.get(alice, { ...at(w), secretName: "DB_URL", type: "shared" })).secret.secretValue).toBe("shared-url");
     expect((await w.sr.secrets.get(bob, { ...at(w), secretName: "DB_URL" })).secret.secretValue).toBe("shared-url");
-    await expect(w.sr.secrets.get(bob, { ...at(w), secretName: "DB_URL", type: "personal" })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.get(bob, { ...at(w), secretName: "DB_URL", type: "personal" })).rejects.toMatchObject({ code: "NotFound" });
 
     const aliceList = await w.sr.secrets.list(alice, at(w));
     expect(aliceList.secrets.map((s) => [s.secretKey, s.type, s.secretValue])).toEqual([["DB_URL", "personal", "alice-url"]]);
@@ -28,7 +28,7 @@ describe("personal overrides", () => {
   });
 
   it("need a shared secret of the same name, and go with it when it is deleted", async () => {
-    await expect(w.sr.secrets.create(alice, { ...at(w), secretName: "NOPE", secretValue: "x", type: "personal" })).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.secrets.create(alice, { ...at(w), secretName: "NOPE", secretValue: "x", type: "personal" })).rejects.toMatchObject({ code: "BadRequest" });
     await w.sr.secrets.create(alice, { ...at(w), secretName: "DB_URL", secretValue: "alice-url", type: "personal" });
     await w.sr.secrets.update(alice, { ...at(w), secretName: "DB_URL", secretValue: "alice-2", type: "personal" });
     expect((await w.sr.secrets.get(w.admin, { ...at(w), secretName: "DB_URL" })).secret.secretValue).toBe("shared-url");

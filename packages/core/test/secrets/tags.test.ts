@@ -33,24 +33,24 @@ describe("secret tags (POST /api/v3/secrets/tags/{secretName})", () => {
   });
 
   it("an unknown tag slug is 404 and a tag already attached is 400", async () => {
-    await expect(w.sr.secrets.attachTags(w.admin, tagsInput(["nope"]))).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.attachTags(w.admin, tagsInput(["nope"]))).rejects.toMatchObject({ code: "NotFound" });
     await w.sr.secrets.attachTags(w.admin, tagsInput(["db"]));
     const again = await w.sr.secrets.attachTags(w.admin, tagsInput(["prod-critical", "db"])).catch((e: StrongroomError) => e);
-    expect(again).toMatchObject({ status: 400 });
+    expect(again).toMatchObject({ code: "BadRequest" });
     expect((again as Error).message).toContain("db");
     const { secret } = await w.sr.secrets.get(w.admin, { ...at(w), secretName: "DB_URL" });
     expect(secret.tags.map((t) => t.slug)).toEqual(["db"]);
   });
 
   it("an unknown secret is 404", async () => {
-    await expect(w.sr.secrets.attachTags(w.admin, { ...tagsInput(["db"]), secretName: "GHOST" })).rejects.toMatchObject({ status: 404 });
+    await expect(w.sr.secrets.attachTags(w.admin, { ...tagsInput(["db"]), secretName: "GHOST" })).rejects.toMatchObject({ code: "NotFound" });
   });
 
   it("detaches tags; deleting a tag detaches it everywhere", async () => {
     await w.sr.secrets.attachTags(w.admin, tagsInput(["prod-critical", "db"]));
     const { secret } = await w.sr.secrets.detachTags(w.admin, tagsInput(["db"]));
     expect(secret.tags.map((t) => t.slug)).toEqual(["prod-critical"]);
-    await expect(w.sr.secrets.detachTags(w.admin, tagsInput(["db"]))).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.secrets.detachTags(w.admin, tagsInput(["db"]))).rejects.toMatchObject({ code: "BadRequest" });
     const { workspaceTags } = await w.sr.tags.list(w.admin, { projectId: w.projectId });
     const critical = workspaceTags.find((t) => t.slug === "prod-critical")!;
     await w.sr.tags.delete(w.admin, { projectId: w.projectId, tagId: critical.id });
@@ -59,6 +59,6 @@ describe("secret tags (POST /api/v3/secrets/tags/{secretName})", () => {
   });
 
   it("tag slugs are unique per project", async () => {
-    await expect(w.sr.tags.create(w.admin, { projectId: w.projectId, slug: "db" })).rejects.toMatchObject({ status: 400 });
+    await expect(w.sr.tags.create(w.admin, { projectId: w.projectId, slug: "db" })).rejects.toMatchObject({ code: "BadRequest" });
   });
 });

@@ -1,15 +1,5 @@
-import {
-  anonymous,
-  createLocalBus,
-  createMemoryStorage,
-  createStrongroom,
-  generateRootKey,
-  ManualClock,
-  type Actor,
-  type ProjectEvent,
-  type Storage,
-  type Strongroom,
-} from "@strongroom/core";
+import { anonymous, createLocalBus, createMemoryStorage, createStrongroom, generateRootKey, ManualClock, type Actor, type ProjectEvent, type Strongroom } from "@strongroom/core";
+import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
 
 /** A Strongroom on in-memory storage with one organization, its admin identity and a project. */
 export interface SecretsWorld {

@@ -1,4 +1,5 @@
-import type { Route } from "./route.js";
+import { operations } from "@strongroom/core";
+import { del, get, patch, post, type Route } from "./route.js";
 
 /**
  * Agent proxies, the endpoints the proxies call, access bundles, agent sessions and proxied
@@ -12,31 +13,31 @@ const bundles = "/api/v1/agent-vault/access-bundles";
 const services = "/api/v1/proxied-services";
 
 export const agentVaultRoutes: readonly Route[] = [
-  { method: "POST", path: proxies, operation: "agentProxies.create", query: ["organizationId"] },
-  { method: "GET", path: proxies, operation: "agentProxies.list", query: ["organizationId"] },
-  { method: "GET", path: proxy, operation: "agentProxies.get" },
-  { method: "PATCH", path: proxy, operation: "agentProxies.update" },
-  { method: "DELETE", path: proxy, operation: "agentProxies.delete" },
-  { method: "POST", path: `${proxy}/enrollment-token`, operation: "agentProxies.issueEnrollmentToken" },
-  { method: "POST", path: `${proxy}/revoke`, operation: "agentProxies.revoke" },
+  post(proxies, operations.agentProxies.create),
+  get(proxies, operations.agentProxies.list),
+  get(proxy, operations.agentProxies.get),
+  patch(proxy, operations.agentProxies.update),
+  del(proxy, operations.agentProxies.delete),
+  post(`${proxy}/enrollment-token`, operations.agentProxies.issueEnrollmentToken),
+  post(`${proxy}/revoke`, operations.agentProxies.revoke),
 
-  { method: "POST", path: "/api/v1/agent-vault/proxy/enroll", operation: "agentProxies.enroll" },
-  { method: "POST", path: "/api/v1/agent-vault/proxy/heartbeat", operation: "agentProxies.heartbeat" },
-  { method: "GET", path: "/api/v1/agent-vault/proxy/config", operation: "agentProxies.config" },
-  { method: "POST", path: "/api/v1/agent-vault/proxy/resolve", operation: "agentProxies.resolve" },
+  post("/api/v1/agent-vault/proxy/enroll", operations.agentProxies.enroll),
+  post("/api/v1/agent-vault/proxy/heartbeat", operations.agentProxies.heartbeat),
+  get("/api/v1/agent-vault/proxy/config", operations.agentProxies.config),
+  post("/api/v1/agent-vault/proxy/resolve", operations.agentProxies.resolve),
 
-  { method: "POST", path: bundles, operation: "accessBundles.create" },
-  { method: "GET", path: bundles, operation: "accessBundles.list", query: ["projectId"] },
-  { method: "GET", path: `${bundles}/{bundleId}`, operation: "accessBundles.get" },
-  { method: "PATCH", path: `${bundles}/{bundleId}`, operation: "accessBundles.update" },
-  { method: "DELETE", path: `${bundles}/{bundleId}`, operation: "accessBundles.delete" },
+  post(bundles, operations.accessBundles.create),
+  get(bundles, operations.accessBundles.list),
+  get(`${bundles}/{bundleId}`, operations.accessBundles.get),
+  patch(`${bundles}/{bundleId}`, operations.accessBundles.update),
+  del(`${bundles}/{bundleId}`, operations.accessBundles.delete),
 
-  { method: "POST", path: "/api/v1/agent-vault/sessions", operation: "agentSessions.create" },
-  { method: "DELETE", path: "/api/v1/agent-vault/sessions/{sessionId}", operation: "agentSessions.revoke" },
+  post("/api/v1/agent-vault/sessions", operations.agentSessions.create),
+  del("/api/v1/agent-vault/sessions/{sessionId}", operations.agentSessions.revoke),
 
-  { method: "POST", path: services, operation: "proxiedServices.create" },
-  { method: "GET", path: services, operation: "proxiedServices.list", query: ["projectId", "environment", "secretPath"] },
-  { method: "GET", path: `${services}/{serviceId}`, operation: "proxiedServices.get" },
-  { method: "PATCH", path: `${services}/{serviceId}`, operation: "proxiedServices.update" },
-  { method: "DELETE", path: `${services}/{serviceId}`, operation: "proxiedServices.delete" },
+  post(services, operations.proxiedServices.create),
+  get(services, operations.proxiedServices.list),
+  get(`${services}/{serviceId}`, operations.proxiedServices.get),
+  patch(`${services}/{serviceId}`, operations.proxiedServices.update),
+  del(`${services}/{serviceId}`, operations.proxiedServices.delete),
 ];

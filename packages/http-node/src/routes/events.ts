@@ -1,6 +1,7 @@
-import type { Route } from "./route.js";
+import { operations } from "@strongroom/core";
+import { post, type Route } from "./route.js";
 
 /** Live project events over Server-Sent Events (DESIGN.md §6). */
 export const eventRoutes: readonly Route[] = [
-  { method: "POST", path: "/api/v1/events/subscribe/project-events", operation: "events.subscribe", kind: "sse" },
+  post("/api/v1/events/subscribe/project-events", operations.events.subscribe, { kind: "sse" }),
 ];

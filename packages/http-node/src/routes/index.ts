@@ -6,7 +6,7 @@ import { permissionRoutes } from "./permissions.js";
 import type { Route } from "./route.js";
 import { secretRoutes } from "./secrets.js";
 
-export type { EventStream, HttpMethod, Route, SseFrame } from "./route.js";
+export { get, post, patch, put, del, type HttpMethod, type Route, type RouteOptions } from "./route.js";
 
 /** Every route the server answers. Each area keeps its rows in its own file; add the file here. */
 export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes, ...eventRoutes, ...agentVaultRoutes, ...certificateRoutes];

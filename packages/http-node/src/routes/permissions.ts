@@ -1,34 +1,25 @@
-import type { Route } from "./route.js";
+import { operations } from "@strongroom/core";
+import { del, get, patch, post, type Route } from "./route.js";
 
 /** Custom project roles and identity additional privileges, both generations (DESIGN.md §4). */
 export const permissionRoutes: readonly Route[] = [
-  { method: "POST", path: "/api/v1/projects/{projectId}/roles", operation: "customRoles.create" },
-  { method: "GET", path: "/api/v1/projects/{projectId}/roles", operation: "customRoles.list" },
-  { method: "GET", path: "/api/v1/projects/{projectId}/roles/{roleId}", operation: "customRoles.get" },
-  { method: "PATCH", path: "/api/v1/projects/{projectId}/roles/{roleId}", operation: "customRoles.update" },
-  { method: "DELETE", path: "/api/v1/projects/{projectId}/roles/{roleId}", operation: "customRoles.delete" },
+  post("/api/v1/projects/{projectId}/roles", operations.customRoles.create),
+  get("/api/v1/projects/{projectId}/roles", operations.customRoles.list),
+  get("/api/v1/projects/{projectId}/roles/{roleId}", operations.customRoles.get),
+  patch("/api/v1/projects/{projectId}/roles/{roleId}", operations.customRoles.update),
+  del("/api/v1/projects/{projectId}/roles/{roleId}", operations.customRoles.delete),
 
-  { method: "GET", path: "/api/v1/additional-privilege/identity", operation: "privilegesV1.list", query: ["identityId", "projectSlug"] },
-  {
-    method: "GET",
-    path: "/api/v1/additional-privilege/identity/{privilegeSlug}",
-    operation: "privilegesV1.get",
-    query: ["identityId", "projectSlug"],
-  },
-  { method: "POST", path: "/api/v1/additional-privilege/identity/permanent", operation: "privilegesV1.createPermanent" },
-  { method: "POST", path: "/api/v1/additional-privilege/identity/temporary", operation: "privilegesV1.createTemporary" },
-  { method: "PATCH", path: "/api/v1/additional-privilege/identity", operation: "privilegesV1.update" },
-  { method: "DELETE", path: "/api/v1/additional-privilege/identity", operation: "privilegesV1.delete" },
+  get("/api/v1/additional-privilege/identity", operations.privilegesV1.list),
+  get("/api/v1/additional-privilege/identity/{privilegeSlug}", operations.privilegesV1.get),
+  post("/api/v1/additional-privilege/identity/permanent", operations.privilegesV1.createPermanent),
+  post("/api/v1/additional-privilege/identity/temporary", operations.privilegesV1.createTemporary),
+  patch("/api/v1/additional-privilege/identity", operations.privilegesV1.update),
+  del("/api/v1/additional-privilege/identity", operations.privilegesV1.delete),
 
-  { method: "GET", path: "/api/v2/identity-project-additional-privilege", operation: "privilegesV2.list", query: ["identityId", "projectId"] },
-  {
-    method: "GET",
-    path: "/api/v2/identity-project-additional-privilege/slug/{privilegeSlug}",
-    operation: "privilegesV2.getBySlug",
-    query: ["identityId", "projectSlug"],
-  },
-  { method: "GET", path: "/api/v2/identity-project-additional-privilege/{id}", operation: "privilegesV2.get" },
-  { method: "POST", path: "/api/v2/identity-project-additional-privilege", operation: "privilegesV2.create" },
-  { method: "PATCH", path: "/api/v2/identity-project-additional-privilege/{id}", operation: "privilegesV2.update" },
-  { method: "DELETE", path: "/api/v2/identity-project-additional-privilege/{id}", operation: "privilegesV2.delete" },
+  get("/api/v2/identity-project-additional-privilege", operations.privilegesV2.list),
+  get("/api/v2/identity-project-additional-privilege/slug/{privilegeSlug}", operations.privilegesV2.getBySlug),
+  get("/api/v2/identity-project-additional-privilege/{id}", operations.privilegesV2.get),
+  post("/api/v2/identity-project-additional-privilege", operations.privilegesV2.create),
+  patch("/api/v2/identity-project-additional-privilege/{id}", operations.privilegesV2.update),
+  del("/api/v2/identity-project-additional-privilege/{id}", operations.privilegesV2.delete),
 ];

@@ -1,6 +1,6 @@
 import { X509Certificate } from "node:crypto";
 import forge from "node-forge";
-import { agentProxyTables, type TableName } from "@strongroom/core";
+import { tablesByArea, type TableName } from "@strongroom/core/storage";
 import type { TestApi } from "./harness.js";
 
 /** Shared set-up of the agent-vault API suites: certificates a proxy enrolls with, and registration. */
@@ -88,7 +88,7 @@ export async function enrolledProxy(api: TestApi, adminToken: string, body: Reco
 /** Every stored row of the agent-proxy tables and of the access tokens, as one text to search. */
 export async function storedAgentRows(api: TestApi): Promise<string> {
   const tables = api.strongroom.context.storage.tables;
-  const names = [...(Object.keys(agentProxyTables) as TableName[]), "accessTokens" as const];
+  const names = [...(Object.keys(tablesByArea.agentVault) as TableName[]), "accessTokens" as const];
   const rows = await Promise.all(names.map((name) => tables[name].find()));
   return JSON.stringify(rows);
 }

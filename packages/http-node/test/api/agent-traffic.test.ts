@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { applyCredentials } from "@strongroom/core";
+import { applyCredentials } from "@strongroom/core/agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enrolledProxy, storedAgentRows } from "./agent-fixtures.js";
 import {

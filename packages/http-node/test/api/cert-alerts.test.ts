@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { type IssuedCertificate, createRootCa, issueCertificate } from "@strongroom/core";
+import { type IssuedCertificate, createRootCa, issueCertificate } from "@strongroom/core/x509";
 import {
   type SmtpReceiver,
   type WebhookReceiver,

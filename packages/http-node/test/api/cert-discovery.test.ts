@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
-import { createRootCa, issueCertificate } from "@strongroom/core";
-import { settleBackgroundScans } from "@strongroom/core";
+import { createRootCa, issueCertificate } from "@strongroom/core/x509";
+import { settleScans } from "@strongroom/core/testing";
 import { type Running, closedPort, startSilentEndpoint, startTlsEndpoint } from "../../../core/test/certificates/loopback-servers.js";
 import { DAY, certSuite, createCa, createProfile, expectBound, q, type CertSuite } from "./cert-fixtures.js";
 import { backends, createProject, expectError } from "./harness.js";
@@ -22,7 +22,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 async function scan(s: CertSuite, jobId: string): Promise<{ started: any; finished: any }> {
   const res = await s.send("POST", `${JOBS}/${jobId}/scan`);
   expect(res.status, JSON.stringify(res.body)).toBe(202);
-  await settleBackgroundScans(s.api.strongroom.context);
+  await settleScans(s.api.strongroom);
   return { started: res.body, finished: await s.ok("GET", `${JOBS}/${jobId}`) };
 }
 

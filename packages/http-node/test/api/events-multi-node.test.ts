@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateRootKey } from "@strongroom/core";
-import { withPostgres, type TestDatabase } from "../../../storage-postgres/test/pg-helper.js";
+import { withPostgres, type TestDatabase } from "@strongroom/storage-postgres/testing";
 import { call, spawnServer, type ServerProcess } from "../helpers/spawn-server.js";
 import { itemsOf, openEventStream } from "./events-client.js";
 

@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subscriptionsOf, type ProjectEvent } from "@strongroom/core";
+import type { ProjectEvent } from "@strongroom/core";
+import { openSubscriptionCount } from "@strongroom/core/testing";
 import { eventually } from "../helpers/http.js";
 import { dataOf, itemsOf, openEventStream, SUBSCRIBE_PATH, type EventStreamClient, type SseMessage } from "./events-client.js";
 import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, expectError, startApi, type TestApi, type World } from "./harness.js";
@@ -73,7 +74,7 @@ describe.each(backends)("event subscriptions on %s", (backend) => {
     ok(api.request("POST", "/api/v4/secrets/batch", { token: world.admin.token, body: { projectId, environment, secretPath, secrets: keys.map((secretKey) => ({ secretKey, secretValue: "v" })) } }));
 
   const bus = () => api.strongroom.context.bus;
-  const openSubscriptions = () => subscriptionsOf(api.strongroom.context).size;
+  const openSubscriptions = () => openSubscriptionCount(api.strongroom);
 
   /** Closes the streams and waits until the server has released every stream (each test closes all it opens). */
   async function closed(...streams: EventStreamClient[]) {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, type Route } from "@strongroom/http-node";
+import { queryKeys } from "../../src/input.js";
 import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, startApi, type Backend, type TestApi, type World } from "./harness.js";
 
 /**
@@ -64,7 +65,7 @@ describe.each(backends)("fuzzing every route on %s", (backend) => {
       fc.asyncProperty(
         fc.record({
           params: fc.array(fc.oneof(fc.constantFrom(...known), fc.uuid(), nasty, fc.string()), { minLength: 3, maxLength: 3 }),
-          query: fc.dictionary(fc.constantFrom(...(route.query ?? ["x"]), "recursive", "limit"), fc.oneof(fc.string(), fc.constantFrom(...known), nasty)),
+          query: fc.dictionary(fc.constantFrom(...queryKeys(route), "x", "recursive", "limit"), fc.oneof(fc.string(), fc.constantFrom(...known), nasty)),
           body: fc.oneof(
             fc.jsonValue(),
             fc.dictionary(fc.string(), fc.jsonValue()),

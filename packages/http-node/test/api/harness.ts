@@ -3,11 +3,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createStrongroom, generateRootKey, ManualClock, type Storage, type Strongroom } from "@strongroom/core";
+import { createStrongroom, generateRootKey, ManualClock, type Strongroom } from "@strongroom/core";
+import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
 import { createHandler, Router, routes, type HandlerOptions } from "@strongroom/http-node";
-import { withPostgres } from "../../../storage-postgres/test/pg-helper.js";
+import { withPostgres } from "@strongroom/storage-postgres/testing";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -51,7 +52,7 @@ function assertConforms(strongroom: Strongroom, method: string, path: string, st
   if (status >= 300 || body === undefined) return;
   const found = router.lookup(method, path.split("?")[0]);
   if (found.kind !== "match" || found.match.route.kind === "sse") return;
-  const operation = strongroom.operations[found.match.route.operation];
+  const operation = found.match.route.operation;
   if (!operation) return;
   const result = operation.output.safeParse(body);
   if (!result.success) {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { routes, type Route } from "@strongroom/http-node";
+import { operations } from "@strongroom/core";
+import { operationIds, routes, type Route } from "@strongroom/http-node";
+import { queryKeys } from "../../src/input.js";
 import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, startApi, type TestApi, type World } from "./harness.js";
 
 /** Routes anyone may call, or that only create something in the caller's own organization. */
@@ -78,7 +80,7 @@ function requestFor(route: Route, fixture: Fixture) {
     name === "id" ? (fixture.ids.find(([prefix]) => route.path.startsWith(prefix))?.[1] ?? fixture.values.projectId) : (fixture.values[name] ?? fixture.values.projectId);
   const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(param(name)));
   const query = new URLSearchParams();
-  for (const key of route.query ?? []) if (fixture.values[key]) query.set(key, fixture.values[key]);
+  for (const key of queryKeys(route)) if (fixture.values[key]) query.set(key, fixture.values[key]);
   const body = route.method === "GET" ? undefined : { ...fixture.values, name: "outsider", slug: "outsider-slug", secretValue: "x", roles: [{ role: "admin", isTemporary: false }], permissions: [{ subject: "secrets", action: ["read"] }] };
   return { path: query.size ? `${path}?${query}` : path, body };
 }
@@ -110,7 +112,8 @@ describe.each(backends)("tenant isolation on %s", (backend) => {
     await api.close();
   });
 
-  const scoped = routes.filter((r) => !NOT_TENANT_SCOPED.has(r.operation));
+  const ids = operationIds(operations);
+  const scoped = routes.filter((r) => !NOT_TENANT_SCOPED.has(ids.get(r.operation)!));
 
   it.for(scoped.map((r) => [`${r.method} ${r.path}`, r] as const))("%s gives other tenants nothing", async ([, route], ctx) => {
     if (!available) return ctx.skip();

@@ -2,11 +2,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { anonymous, createStrongroom, generateRootKey, secretTables, type Storage, type Strongroom } from "@strongroom/core";
+import { anonymous, createStrongroom, generateRootKey, type Strongroom } from "@strongroom/core";
+import { tablesByArea } from "@strongroom/core/storage";
+import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
 import { describe, expect, it } from "vitest";
-import { withPostgres } from "../../../storage-postgres/test/pg-helper.js";
+import { withPostgres } from "@strongroom/storage-postgres/testing";
 
 const MARKER = "Plaintext-Marker-93b1";
 /** Stored in clear on purpose (a folder name): proves the scan would find the marker if it were there. */
@@ -60,7 +62,7 @@ describe("secrets at rest", () => {
     try {
       const sr = await writeMarkedSecrets(await createPostgresStorage({ connectionString: database.url }));
       await client.connect();
-      const tables = Object.values(secretTables).map((t) => t.name);
+      const tables = Object.values(tablesByArea.secretManager).map((t) => t.name);
       const { rows: columns } = await client.query<{ table_name: string; column_name: string }>(
         `select table_name, column_name from information_schema.columns
          where table_schema = current_schema() and table_name = any($1) and data_type in ('text', 'character varying', 'json', 'jsonb')`,

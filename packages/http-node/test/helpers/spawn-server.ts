@@ -11,7 +11,7 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-const CLI = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+const CLI = fileURLToPath(new URL("../../src/server/cli.ts", import.meta.url));
 
 /** Runs the `strongroom` command from source in its own process and waits until it listens. */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateRootKey } from "@strongroom/core";
-import { withPostgres, type TestDatabase } from "../../../storage-postgres/test/pg-helper.js";
+import { withPostgres, type TestDatabase } from "@strongroom/storage-postgres/testing";
 import { call, spawnServer, type ServerProcess } from "../helpers/spawn-server.js";
 
 const CYCLES = Number(process.env.CRASH_CYCLES ?? 8);

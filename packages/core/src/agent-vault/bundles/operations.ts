@@ -5,7 +5,7 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import {
   bundleServices,
   canReadServices,

@@ -1,13 +1,13 @@
 import type { ProjectAccess } from "../../access/project-access.js";
 import { actorPrincipal, type Actor } from "../../kernel/actor.js";
 import { BadRequestError } from "../../kernel/errors.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { AgentVaultRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { AccessBundleObject } from "./schemas.js";
 import { serviceLocation, servicePermissionObject, type ServiceLocation, type ServiceRow } from "../services/repository.js";
 import type { BundleGrant } from "../tables.js";
 
-export type BundleRow = Row<"agentAccessBundles">;
+export type BundleRow = AgentVaultRow<"agentAccessBundles">;
 
 export interface LocatedService {
   service: ServiceRow;

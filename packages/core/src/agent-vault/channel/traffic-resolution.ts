@@ -1,5 +1,5 @@
 import type { Context } from "../../kernel/context.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { BundleRow } from "../bundles/repository.js";
 import type { ResolveDecision } from "./schemas.js";
 import type { ProxyRow } from "../proxies/view.js";

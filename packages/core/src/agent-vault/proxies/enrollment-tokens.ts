@@ -1,7 +1,7 @@
 import { sha256Hex } from "../../crypto/hash.js";
 import { UnauthorizedError } from "../../kernel/errors.js";
 import { newId, newSecretToken } from "../../kernel/ids.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 /** DESIGN.md §7: `avp_` + base64url(32 random bytes), valid one hour, one use, stored as SHA-256. */
 export const ENROLLMENT_TOKEN_PREFIX = "avp_";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryParam } from "../../kernel/schemas.js";
 import { isoDateTime, uuid } from "../../kernel/schemas.js";
 
 /** Request and response shapes of agent proxies (SPEC.md "Agent proxy (admin view)", "Agent proxies"). */
@@ -32,7 +33,7 @@ export const proxyAdminViewSchema = z.strictObject({
 export type ProxyAdminView = z.infer<typeof proxyAdminViewSchema>;
 
 /** `organizationId` comes from the query string; SPEC.md's body allows no other property. */
-const actingOrg = { organizationId: z.string().min(1).max(255).optional() };
+const actingOrg = { organizationId: queryParam(z.string().min(1).max(255).optional()) };
 
 export const createProxyInput = z.strictObject({
   ...actingOrg,

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { BundleRow } from "../bundles/repository.js";
 import type { proxyStateOutput } from "../channel/schemas.js";
 import type { ProxyRow } from "./view.js";

@@ -1,8 +1,8 @@
-import type { Row } from "../../storage/schema.js";
+import type { AgentVaultRow } from "../tables.js";
 import type { ProxyAdminView, ProxySettings } from "./schemas.js";
 import type { TrafficPolicy } from "../brokering/traffic.js";
 
-export type ProxyRow = Row<"agentProxies">;
+export type ProxyRow = AgentVaultRow<"agentProxies">;
 
 /** A proxy that missed this many polls in a row is taken to be down. */
 export const HEALTHY_POLLS = 3;

@@ -6,7 +6,7 @@ import { decodeSecret, type FolderRef, type SecretRow } from "../../secret-manag
 import { rowsOfKind } from "../../secret-manager/secrets/rows.js";
 import { permissionObject } from "../../secret-manager/secrets/visibility.js";
 import { projectTags } from "../../secret-manager/tags/lookup.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { CredentialDefinition } from "../brokering/credentials.js";
 import type { ServiceLocation } from "./repository.js";
 

@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { requireFolder } from "../../secret-manager/folders/tree.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import { validateCredentials } from "../brokering/credentials.js";
 import { parseHostPatterns } from "../brokering/host-pattern.js";
 import {

@@ -2,15 +2,15 @@ import { newId } from "../../kernel/ids.js";
 import type { EnvironmentRow } from "../../secret-manager/environments/lookup.js";
 import { rootFolder } from "../../secret-manager/folders/tree.js";
 import type { FolderRef } from "../../secret-manager/secrets/model.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { AgentVaultRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { CredentialDefinition, CredentialRole, HeaderPurpose, SubstitutionSurface } from "../brokering/credentials.js";
 import type { ProxiedServiceObject } from "./schemas.js";
 
 /** Reading and writing proxied services and their credentials, below any permission check. */
 
-export type ServiceRow = Row<"proxiedServices">;
-export type CredentialRow = Row<"proxiedServiceCredentials">;
+export type ServiceRow = AgentVaultRow<"proxiedServices">;
+export type CredentialRow = AgentVaultRow<"proxiedServiceCredentials">;
 
 /** Where a service lives. Absent when its environment or folder is gone: such a service is treated as gone too. */
 export interface ServiceLocation {

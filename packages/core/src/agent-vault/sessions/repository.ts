@@ -1,6 +1,6 @@
 import { sha256Hex } from "../../crypto/hash.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { AgentVaultRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import { holdsGrant, type BundleRow } from "../bundles/repository.js";
 import type { ProxyRow } from "../proxies/view.js";
 
@@ -11,7 +11,7 @@ import type { ProxyRow } from "../proxies/view.js";
  * a membership away ends the sessions it carried without revoking each one.
  */
 
-export type SessionRow = Row<"agentSessions">;
+export type SessionRow = AgentVaultRow<"agentSessions">;
 
 export interface LiveSession {
   session: SessionRow;

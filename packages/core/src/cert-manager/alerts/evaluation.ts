@@ -7,7 +7,8 @@
 import type { Context } from "../../kernel/context.js";
 import { UniqueViolationError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
-import type { Row } from "../../storage/schema.js";
+import type { CertManagerRow } from "../tables.js";
+import type { AccessRow } from "../../access/tables.js";
 import { postWebhook, sendEmail } from "../node/alert-delivery.js";
 import { matchesFilters } from "./filters.js";
 import { type DueCertificate, emailMessage, webhookBody } from "./message.js";
@@ -16,7 +17,7 @@ import type { AlertFilter, NotificationResult } from "./schemas.js";
 import { alertWindowEnd } from "../durations.js";
 import { certificateSealer } from "../sealing.js";
 
-type NotificationRow = Row<"certificateAlertNotifications">;
+type NotificationRow = CertManagerRow<"certificateAlertNotifications">;
 
 /** Deliveries per notification before it is given up. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -76,7 +77,7 @@ async function claimNotification(ctx: Context, key: Pick<NotificationRow, "alert
   return won === 1 ? existing.id : null;
 }
 
-async function deliver(ctx: Context, alert: AlertRow, channel: ChannelRow, certificates: DueCertificate[], project: Row<"projects">): Promise<void> {
+async function deliver(ctx: Context, alert: AlertRow, channel: ChannelRow, certificates: DueCertificate[], project: AccessRow<"projects">): Promise<void> {
   if (channel.channelType === "email") {
     await sendEmail(ctx.config, channel.config.recipients as string[], emailMessage(alert, certificates));
     return;

@@ -1,12 +1,12 @@
 import { BadRequestError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { CertManagerRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { AlertChannelInput, AlertChannelObject, AlertObject } from "./schemas.js";
 import type { CertificateSealer } from "../sealing.js";
 
-export type AlertRow = Row<"certificateAlerts">;
-export type ChannelRow = Row<"certificateAlertChannels">;
+export type AlertRow = CertManagerRow<"certificateAlerts">;
+export type ChannelRow = CertManagerRow<"certificateAlertChannels">;
 
 export const channelSecretBinding = (channelId: string): string => `alert-channel:${channelId}`;
 

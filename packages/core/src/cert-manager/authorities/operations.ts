@@ -2,7 +2,7 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { Row } from "../../storage/schema.js";
+import type { AccessRow } from "../../access/tables.js";
 import { type CaRow, caKeyBinding, issuerOf, toCaObject } from "./repository.js";
 import { caListOutput, caOutput, caRefInput, createCaInput, listCasInput } from "./schemas.js";
 import { createIntermediateCa, createRootCa } from "../../x509/issue.js";
@@ -12,7 +12,7 @@ import { certificateSealer } from "../sealing.js";
 const DAY_MS = 86_400_000;
 
 /** The parent of a new intermediate: a CA of the same project (400 otherwise, as the id came in the body). */
-async function parentCa(ctx: Context, project: Row<"projects">, type: "root" | "intermediate", parentCaId: string | undefined): Promise<CaRow | undefined> {
+async function parentCa(ctx: Context, project: AccessRow<"projects">, type: "root" | "intermediate", parentCaId: string | undefined): Promise<CaRow | undefined> {
   if (type === "root") {
     if (parentCaId) throw new BadRequestError("A root CA has no parentCaId");
     return undefined;

@@ -1,12 +1,13 @@
-import type { Context } from "../../kernel/context.js";
+import { defineCache, type Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
-import type { Row } from "../../storage/schema.js";
+import type { CertManagerRow } from "../tables.js";
+import type { AccessRow } from "../../access/tables.js";
 import type { KeyAlgorithm } from "../../x509/algorithms.js";
 import type { CertificateAuthorityObject } from "./schemas.js";
 import { type PreparedIssuer, prepareIssuer } from "../../x509/issuer.js";
 import { certificateSealer } from "../sealing.js";
 
-export type CaRow = Row<"certificateAuthorities">;
+export type CaRow = CertManagerRow<"certificateAuthorities">;
 
 export const caKeyBinding = (caId: string): string => `ca:${caId}`;
 
@@ -30,28 +31,20 @@ export function toCaObject(row: CaRow): CertificateAuthorityObject {
   };
 }
 
-/** Prepared issuers by CA id, per instance. A CA's key and certificate never change, so an entry never goes stale. */
-const issuerCaches = new WeakMap<Context, Map<string, PreparedIssuer>>();
-const MAX_CACHED_ISSUERS = 256;
+/** Prepared issuers by CA id. A CA's key and certificate never change, so an entry never goes stale. */
+const issuerCache = defineCache<PreparedIssuer>({ name: "ca-issuers", capacity: 256 });
 
 /**
  * The CA ready to sign: its key opened and parsed once, then reused. The caller has already
  * checked the actor's access to the CA's project.
  */
-export async function issuerOf(ctx: Context, project: Row<"projects">, ca: CaRow): Promise<PreparedIssuer> {
+export async function issuerOf(ctx: Context, project: AccessRow<"projects">, ca: CaRow): Promise<PreparedIssuer> {
   if (ca.status !== "active") throw new BadRequestError(`The CA '${ca.name}' is not active`);
-  let cache = issuerCaches.get(ctx);
-  if (!cache) issuerCaches.set(ctx, (cache = new Map()));
+  const cache = ctx.caches.get(issuerCache);
   const cached = cache.get(ca.id);
-  if (cached) {
-    // Refresh its place, so the least recently used CA is the one evicted.
-    cache.delete(ca.id);
-    cache.set(ca.id, cached);
-    return cached;
-  }
+  if (cached) return cached;
   const sealer = await certificateSealer(ctx, project);
   const issuer = prepareIssuer({ certificatePem: ca.certificatePem, privateKeyPem: sealer.open(ca.sealedPrivateKey, caKeyBinding(ca.id)) });
   cache.set(ca.id, issuer);
-  if (cache.size > MAX_CACHED_ISSUERS) cache.delete(cache.keys().next().value!);
   return issuer;
 }

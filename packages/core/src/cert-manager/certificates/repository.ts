@@ -1,12 +1,12 @@
 import { UniqueViolationError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { CertManagerRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { ParsedCertificate } from "../../x509/certificate-reader.js";
 import type { CertificateRecordObject } from "./schemas.js";
 import type { ScannedCertificate } from "../node/tls-scanner.js";
 
-export type CertificateRow = Row<"certificates">;
+export type CertificateRow = CertManagerRow<"certificates">;
 
 export function toCertificateObject(row: CertificateRow, now: Date): CertificateRecordObject {
   return {

@@ -1,7 +1,7 @@
-import type { Row } from "../../storage/schema.js";
+import type { CertManagerRow } from "../tables.js";
 import type { DiscoveryJobObject, ScanState } from "./schemas.js";
 
-export type DiscoveryJobRow = Row<"discoveryJobs">;
+export type DiscoveryJobRow = CertManagerRow<"discoveryJobs">;
 
 export function toDiscoveryJobObject(row: DiscoveryJobRow): DiscoveryJobObject {
   return {

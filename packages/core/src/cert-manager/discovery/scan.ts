@@ -3,7 +3,7 @@
  * and finish (completed or failed). Every write after the claim is conditional on the scan's id,
  * so a superseded or deleted job is never written by a scan it no longer owns.
  */
-import type { Context } from "../../kernel/context.js";
+import { defineService, type Context } from "../../kernel/context.js";
 import { BadRequestError, StrongroomError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { addressRefusal, classifyAddress } from "../../net/address-class.js";
@@ -102,18 +102,17 @@ export async function runScan(ctx: Context, job: DiscoveryJobRow): Promise<void>
 }
 
 /** Scans started by requests and still running, per instance, so they can be awaited. */
-const background = new WeakMap<Context, Set<Promise<void>>>();
+const backgroundScans = defineService("background-scans", () => new Set<Promise<void>>());
 
 /** Runs the claimed scan after the request that asked for it has been answered. */
 export function runScanInBackground(ctx: Context, job: DiscoveryJobRow): void {
-  let running = background.get(ctx);
-  if (!running) background.set(ctx, (running = new Set()));
+  const running = ctx.service(backgroundScans);
   const scan = runScan(ctx, job).finally(() => running.delete(scan));
   running.add(scan);
 }
 
 /** Resolves once every background scan of the instance has finished (graceful shutdown, tests). */
 export async function settleBackgroundScans(ctx: Context): Promise<void> {
-  const running = background.get(ctx);
-  while (running && running.size > 0) await Promise.allSettled([...running]);
+  const running = ctx.service(backgroundScans);
+  while (running.size > 0) await Promise.allSettled([...running]);
 }

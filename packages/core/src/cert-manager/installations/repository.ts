@@ -1,12 +1,12 @@
 import { hash } from "node:crypto";
 import { UniqueViolationError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { CertManagerRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { InstallationObject } from "./schemas.js";
 import type { ScanResult } from "../node/tls-scanner.js";
 
-export type InstallationRow = Row<"certificateInstallations">;
+export type InstallationRow = CertManagerRow<"certificateInstallations">;
 
 /** Where a TLS endpoint is: the scanned host (domain or IP literal) and port, and the address dialled. */
 export interface NetworkLocation {

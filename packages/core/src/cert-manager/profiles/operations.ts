@@ -3,7 +3,7 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { Row } from "../../storage/schema.js";
+import type { AccessRow } from "../../access/tables.js";
 import type { Where } from "../../storage/table.js";
 import { type KeyAlgorithm, assertSignatureCompatible } from "../../x509/algorithms.js";
 import { DEFAULT_KEY_ALGORITHM } from "./merge.js";
@@ -23,7 +23,7 @@ import type { ProfileDefaults } from "../schemas.js";
 const NOT_FOUND = "Certificate profile";
 
 /** `issuerType: ca` needs a CA of the same project; `self-signed` takes none. Returns the CA's key algorithm. */
-async function issuingCaKey(ctx: Context, project: Row<"projects">, issuerType: "ca" | "self-signed", caId: string | null | undefined) {
+async function issuingCaKey(ctx: Context, project: AccessRow<"projects">, issuerType: "ca" | "self-signed", caId: string | null | undefined) {
   if (issuerType === "self-signed") {
     if (caId) throw new BadRequestError("A self-signed profile takes no caId");
     return undefined;

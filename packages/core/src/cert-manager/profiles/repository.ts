@@ -1,7 +1,7 @@
-import type { Row } from "../../storage/schema.js";
+import type { CertManagerRow } from "../tables.js";
 import type { CertificateProfileObject } from "./schemas.js";
 
-export type ProfileRow = Row<"certificateProfiles">;
+export type ProfileRow = CertManagerRow<"certificateProfiles">;
 
 export function toProfileObject(row: ProfileRow): CertificateProfileObject {
   return {

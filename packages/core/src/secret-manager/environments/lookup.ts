@@ -1,8 +1,8 @@
 import { NotFoundError } from "../../kernel/errors.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { AccessRow } from "../../access/tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
-export type EnvironmentRow = Row<"environments">;
+export type EnvironmentRow = AccessRow<"environments">;
 
 /** A live environment by slug; soft-deleted ones are not found, so their secrets are unreachable. */
 export const findEnvironment = (storage: Storage, projectId: string, slug: string): Promise<EnvironmentRow | undefined> =>

@@ -10,7 +10,7 @@ import { isoDateTime, slugPattern } from "../../kernel/schemas.js";
 import { actorProfile } from "../secrets/actor-profile.js";
 import { projectScoped } from "../input-fields.js";
 import { openProject } from "../secrets/scope.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import { findEnvironment, type EnvironmentRow } from "./lookup.js";
 
 /** Soft-deleted environments are purged this long after deletion. */

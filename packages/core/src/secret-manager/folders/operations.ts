@@ -12,7 +12,7 @@ import { decodeSecret } from "../secrets/model.js";
 import { environmentSlug, projectScoped, queryBoolean } from "../input-fields.js";
 import { FOLDER_NAME_PATTERN, joinPath, parentPath, ROOT_PATH, secretPathSchema } from "../paths.js";
 import { openProject, type ProjectScope } from "../secrets/scope.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import { folderSubtree, requireFolder, type FolderRow } from "./tree.js";
 import type { ProjectRef } from "../../access/project-access.js";
 

@@ -1,10 +1,10 @@
 import { NotFoundError } from "../../kernel/errors.js";
 import type { FolderRef } from "../secrets/model.js";
 import { isWithin, ROOT_PATH } from "../paths.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { SecretManagerRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
-export type FolderRow = Row<"secretFolders">;
+export type FolderRow = SecretManagerRow<"secretFolders">;
 
 /** The root folder of an environment is not stored: its id is the environment's. */
 export const rootFolder = (envId: string): FolderRef => ({ id: envId, path: ROOT_PATH });

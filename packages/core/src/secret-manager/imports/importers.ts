@@ -1,6 +1,6 @@
 import type { SecretLocation } from "../../kernel/bus.js";
 import { ROOT_PATH } from "../paths.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 /**
  * The live folders that import any of `sources` (an environment id and folder path each), as

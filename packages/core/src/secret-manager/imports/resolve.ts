@@ -5,10 +5,11 @@ import { visibleRows } from "../secrets/rows.js";
 import type { ImportedSecrets } from "../secrets/schemas.js";
 import { sortSecrets } from "../secrets/serialize.js";
 import { presentRow, type ReadView } from "../secrets/visibility.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { SecretManagerRow } from "../tables.js";
+import type { AccessRow } from "../../access/tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
-export type SecretImportRow = Row<"secretImports">;
+export type SecretImportRow = SecretManagerRow<"secretImports">;
 
 /** The imports of some folders: the folders' order first, then each folder's import positions. */
 export async function importsOf(storage: Storage, folders: readonly FolderRef[]): Promise<SecretImportRow[]> {
@@ -22,8 +23,8 @@ export async function importsOf(storage: Storage, folders: readonly FolderRef[])
 export async function importSource(
   storage: Storage,
   entry: SecretImportRow,
-  envs: ReadonlyMap<string, Row<"environments">>,
-): Promise<{ env: Row<"environments">; folder: FolderRef } | undefined> {
+  envs: ReadonlyMap<string, AccessRow<"environments">>,
+): Promise<{ env: AccessRow<"environments">; folder: FolderRef } | undefined> {
   const env = envs.get(entry.importEnvId);
   const folder = env && (await findFolder(storage, env.id, entry.importPath));
   return env && folder ? { env, folder } : undefined;

@@ -1,6 +1,6 @@
 import { actorPrincipal, type Actor } from "../../kernel/actor.js";
 import { PermissionDeniedError } from "../../kernel/errors.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 /** Who a principal is, as environments' `deletedBy` and secrets' `actor` show it. */
 export interface ActorProfile {

@@ -1,7 +1,7 @@
 import type { Context } from "../../kernel/context.js";
 import type { ProjectEvent, SecretLocation } from "../../kernel/bus.js";
 import { importersOf } from "../imports/importers.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 type ChangeKind = "secret:create" | "secret:update" | "secret:delete";
 

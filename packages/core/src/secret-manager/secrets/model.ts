@@ -1,10 +1,10 @@
-import type { Row } from "../../storage/schema.js";
+import type { SecretManagerRow } from "../tables.js";
 import type { ProjectCipher } from "../cipher.js";
 import { newRowId } from "./row-ids.js";
 import type { SecretActor } from "../tables.js";
 
-export type SecretRow = Row<"secrets">;
-export type SecretVersionRow = Row<"secretVersions">;
+export type SecretRow = SecretManagerRow<"secrets">;
+export type SecretVersionRow = SecretManagerRow<"secretVersions">;
 export type SecretType = "shared" | "personal";
 
 export interface MetadataItem {

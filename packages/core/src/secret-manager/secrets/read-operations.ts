@@ -5,12 +5,11 @@ import { defineOperation } from "../../kernel/operation.js";
 import { importedSecrets, importSource, importsOf } from "../imports/resolve.js";
 import { liveEnvironments } from "../environments/lookup.js";
 import { projectTags } from "../tags/lookup.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { ProjectCipher } from "../cipher.js";
 import { getSecretInput, listSecretsInput } from "./inputs.js";
 import { decodeSecret, rowOfVersion, type FolderRef, type SecretRow, type SecretType } from "./model.js";
 import { expandReferences } from "./references.js";
-import { contentEtag, withResponseHeaders } from "../../kernel/response-headers.js";
 import { rowsOfKind, visibleRows } from "./rows.js";
 import { secretListSchema, singleSecretSchema } from "./schemas.js";
 import { openEnvironment } from "./scope.js";
@@ -22,7 +21,7 @@ export const readOperations = {
     name: "list",
     summary:
       "List the secrets of a folder (or its whole subtree), and those it imports; secrets the caller may not describe are left out. " +
-      "The answer carries an ETag header that changes exactly when its content does.",
+      "Over HTTP the answer carries an ETag header that changes exactly when its content does.",
     audience: "principal",
     input: listSecretsInput,
     output: secretListSchema,
@@ -44,8 +43,7 @@ export const readOperations = {
       if (input.expandSecretReferences) {
         await expandReferences({ ...view, storage, principalId }, [...secrets, ...imports.flatMap((i) => i.secrets)]);
       }
-      const body = { secrets: sortSecrets(secrets), imports };
-      return withResponseHeaders(body, { etag: contentEtag(body) });
+      return { secrets: sortSecrets(secrets), imports };
     },
   }),
 

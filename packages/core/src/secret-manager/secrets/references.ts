@@ -1,7 +1,7 @@
 import type { ProjectAccess } from "../../access/project-access.js";
 import { findEnvironment } from "../environments/lookup.js";
 import { findFolder } from "../folders/tree.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { ProjectCipher } from "../cipher.js";
 import { decodeSecret } from "./model.js";
 import { FOLDER_NAME_PATTERN } from "../paths.js";

@@ -1,4 +1,4 @@
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import type { SecretRow, SecretType } from "./model.js";
 
 /**

@@ -1,8 +1,8 @@
-import { accessCaches } from "../../access/caches.js";
+import { liveEnvironment } from "../../access/environments.js";
 import { loadProjectAccess, type ProjectAccess, type ProjectRef, type ProjectRow } from "../../access/project-access.js";
+import type { EnvironmentRow } from "../../access/tables.js";
 import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
-import { requireEnvironment, type EnvironmentRow } from "../environments/lookup.js";
 import { projectCipher, type ProjectCipher } from "../cipher.js";
 
 /** The project an operation works in, the caller's access to it, and its data key. */
@@ -27,21 +27,4 @@ export async function openProject(ctx: Context, actor: Actor, ref: ProjectRef): 
 export async function openEnvironment(ctx: Context, actor: Actor, ref: ProjectRef, environment: string): Promise<EnvironmentScope> {
   const { access, project, cipher } = await openProject(ctx, actor, ref);
   return { access, project, cipher, env: await liveEnvironment(ctx, project.id, environment) };
-}
-
-/**
- * `requireEnvironment`, cached alongside access: an environment is created, renamed or deleted
- * only by operations that drop the access caches, so changes made here apply at once and those
- * made by other nodes within the caches' TTL (see access-cache.ts). Unknown slugs are not cached.
- */
-async function liveEnvironment(ctx: Context, projectId: string, slug: string): Promise<EnvironmentRow> {
-  const caches = accessCaches(ctx);
-  const key = `${projectId}\u0000${slug}`;
-  const now = ctx.clock.now().getTime();
-  const cached = caches.environments.get(key, now);
-  if (cached) return cached;
-  const version = caches.version;
-  const env = await requireEnvironment(ctx.storage, projectId, slug);
-  caches.environments.set(key, env, version, now);
-  return env;
 }

@@ -1,10 +1,10 @@
-import type { Row } from "../../storage/schema.js";
+import type { SecretManagerRow } from "../tables.js";
 import type { ProjectCipher } from "../cipher.js";
 import type { PlainSecret } from "./model.js";
 import type { SecretObject } from "./schemas.js";
 import type { SecretActor } from "../tables.js";
 
-export type TagRow = Row<"secretTags">;
+export type TagRow = SecretManagerRow<"secretTags">;
 
 /** What a secret object shows besides the secret itself. */
 export interface SecretSurroundings {

@@ -4,7 +4,7 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { findFolder } from "../folders/tree.js";
 import { projectTags } from "../tags/lookup.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import { actorProfile } from "./actor-profile.js";
 import { writeSecrets, type SecretChangeLog } from "./change-log.js";
 import type { FolderRef, SecretType } from "./model.js";

@@ -1,6 +1,6 @@
 import { NotFoundError } from "../../kernel/errors.js";
 import type { TagRow } from "../secrets/serialize.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 /** Every tag of a project by id: one read serves a whole list or batch. */
 export async function projectTags(storage: Storage, projectId: string): Promise<Map<string, TagRow>> {

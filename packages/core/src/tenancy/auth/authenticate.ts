@@ -1,15 +1,23 @@
-import { accessCaches } from "../../access/caches.js";
+import { ACCESS_CACHE_CAPACITY, ACCESS_CACHE_TTL_MS } from "../../access/caches.js";
 import type { Actor } from "../../kernel/actor.js";
-import type { Context } from "../../kernel/context.js";
+import { defineCache, type Context } from "../../kernel/context.js";
 import { sha256Hex } from "../../crypto/hash.js";
 import { UnauthorizedError } from "../../kernel/errors.js";
-import type { Row } from "../../storage/schema.js";
+import type { TenancyRow } from "../tables.js";
 
 /** A live token as the cache keeps it: whom it stands for, and until when. */
 export interface CachedToken {
   readonly actor: Actor;
   readonly expiresAt: string;
 }
+
+/** Live tokens by hash. */
+const tokenCache = defineCache<CachedToken>({
+  name: "tokens",
+  capacity: ACCESS_CACHE_CAPACITY,
+  ttlMs: ACCESS_CACHE_TTL_MS,
+  dependsOnAccess: true,
+});
 
 /**
  * Resolves a bearer token to its actor. Unknown, expired and revoked tokens are all the same 401.
@@ -22,23 +30,23 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
   const hash = sha256Hex(token);
   const now = ctx.clock.now();
   const at = now.toISOString();
-  const caches = accessCaches(ctx);
-  const cached = caches.tokens.get(hash, now.getTime());
+  const cache = ctx.caches.get(tokenCache);
+  const cached = cache.get(hash, now.getTime());
   if (cached) {
     if (cached.expiresAt <= at) throw invalid();
     return { ...cached.actor };
   }
-  const version = caches.version;
+  const version = cache.version;
   const row = await ctx.storage.tables.accessTokens.findOne({ tokenHash: hash });
   if (!row || row.revokedAt !== null || row.expiresAt <= at) throw invalid();
   const actor = actorOf(row);
-  caches.tokens.set(hash, { actor, expiresAt: row.expiresAt }, version, now.getTime());
+  cache.set(hash, { actor, expiresAt: row.expiresAt }, { version, now: now.getTime() });
   return { ...actor };
 }
 
 const invalid = () => new UnauthorizedError("Invalid or expired access token");
 
-function actorOf(row: Row<"accessTokens">): Actor {
+function actorOf(row: TenancyRow<"accessTokens">): Actor {
   switch (row.actorType) {
     case "user":
       return { type: "user", userId: row.actorId, tokenId: row.id };

@@ -1,7 +1,7 @@
 import type { Context } from "../../kernel/context.js";
 import { sha256Hex } from "../../crypto/hash.js";
 import { newId, newSecretToken } from "../../kernel/ids.js";
-import type { Storage } from "../../storage/table.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 export type TokenActorType = "user" | "identity" | "agent-proxy";
 
@@ -35,4 +35,11 @@ export async function issueAccessToken(
 /** Revokes every live token of an actor (identity deleted, proxy revoked). */
 export async function revokeTokensOf(ctx: Context, storage: Storage, actorType: TokenActorType, actorId: string): Promise<void> {
   await storage.tables.accessTokens.update({ actorType, actorId, revokedAt: null }, { revokedAt: ctx.clock.now().toISOString() });
+}
+
+/** Housekeeping step: access tokens that expired or were revoked over a day ago go (only their hashes were kept). */
+export async function purgeLapsedTokens(ctx: Context, now: Date): Promise<void> {
+  const cutoff = new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString();
+  await ctx.storage.tables.accessTokens.delete({ expiresAt: { lt: cutoff } });
+  await ctx.storage.tables.accessTokens.delete({ revokedAt: { lt: cutoff } });
 }

@@ -1,7 +1,8 @@
 import type { OrgRole } from "../../access/org-access.js";
-import type { Row } from "../../storage/schema.js";
+import type { AccessRow } from "../../access/tables.js";
+import type { TenancyRow } from "../tables.js";
 
-export const toIdentity = (i: Row<"identities">, authMethods: string[]) => ({
+export const toIdentity = (i: AccessRow<"identities">, authMethods: string[]) => ({
   id: i.id,
   name: i.name,
   orgId: i.orgId,
@@ -11,7 +12,7 @@ export const toIdentity = (i: Row<"identities">, authMethods: string[]) => ({
   updatedAt: i.updatedAt,
 });
 
-export const toUniversalAuth = (u: Row<"universalAuths">) => ({
+export const toUniversalAuth = (u: TenancyRow<"universalAuths">) => ({
   id: u.id,
   clientId: u.clientId,
   identityId: u.identityId,
@@ -24,7 +25,7 @@ export const toUniversalAuth = (u: Row<"universalAuths">) => ({
   updatedAt: u.updatedAt,
 });
 
-export const toClientSecretData = (s: Row<"clientSecrets">, identityUAId: string) => ({
+export const toClientSecretData = (s: TenancyRow<"clientSecrets">, identityUAId: string) => ({
   id: s.id,
   description: s.description,
   clientSecretPrefix: s.prefix,

@@ -4,8 +4,8 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError, PermissionBoundaryError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { findBuiltInProjectRole, missingPermissions, parseDuration, type PermissionRule } from "../../permissions/index.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { AccessRow } from "../../access/tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 /** One role given to a membership; temporary roles use a relative range from their start time. */
 export const roleAssignmentSchema = z.object({
@@ -17,7 +17,7 @@ export const roleAssignmentSchema = z.object({
 });
 export type RoleAssignment = z.output<typeof roleAssignmentSchema>;
 
-export type MembershipRoleRow = Row<"membershipRoles">;
+export type MembershipRoleRow = AccessRow<"membershipRoles">;
 
 interface ResolvedRole {
   role: string;

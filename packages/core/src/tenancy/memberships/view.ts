@@ -1,7 +1,7 @@
 import { temporaryGrantOf } from "../../kernel/schemas.js";
-import type { Row } from "../../storage/schema.js";
+import type { AccessRow } from "../../access/tables.js";
 
-export const toMembershipRole = (r: Row<"membershipRoles">) => ({
+export const toMembershipRole = (r: AccessRow<"membershipRoles">) => ({
   id: r.id,
   role: r.role,
   projectMembershipId: r.membershipId,

@@ -1,10 +1,10 @@
 import type { Context } from "../../kernel/context.js";
 import { newId, randomAlphanumeric, slugify } from "../../kernel/ids.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { TenancyRow } from "../tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 /** Creates an organization with its data key; used by bootstrap and by organizations.create. */
-export async function insertOrganization(ctx: Context, tx: Storage, name: string): Promise<Row<"organizations">> {
+export async function insertOrganization(ctx: Context, tx: Storage, name: string): Promise<TenancyRow<"organizations">> {
   const now = ctx.clock.now().toISOString();
   const base = slugify(name, 48);
   // A taken slug gets a random suffix; the unique index stays the final guard against races.

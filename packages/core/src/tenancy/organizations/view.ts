@@ -1,8 +1,8 @@
-import type { Row } from "../../storage/schema.js";
+import type { TenancyRow } from "../tables.js";
 
-export const toOrganization = (o: Row<"organizations">) => ({ id: o.id, name: o.name, slug: o.slug, createdAt: o.createdAt });
+export const toOrganization = (o: TenancyRow<"organizations">) => ({ id: o.id, name: o.name, slug: o.slug, createdAt: o.createdAt });
 
-export const toUser = (u: Row<"users">) => ({
+export const toUser = (u: TenancyRow<"users">) => ({
   id: u.id,
   email: u.email,
   username: u.username,

@@ -5,9 +5,9 @@ import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { newId, randomAlphanumeric } from "../../kernel/ids.js";
 import { assertWithinBoundary, temporaryWindow } from "../memberships/role-assignments.js";
 import type { PermissionRule } from "../../permissions/index.js";
-import type { Row } from "../../storage/schema.js";
+import type { AccessRow } from "../../access/tables.js";
 
-export type PrivilegeRow = Row<"identityPrivileges">;
+export type PrivilegeRow = AccessRow<"identityPrivileges">;
 
 /** The identity, its project membership, and the caller's access in that project. */
 export interface PrivilegeTarget {

@@ -1,8 +1,8 @@
 import type { PermissionRule } from "../../permissions/index.js";
 import { temporaryGrantOf } from "../../kernel/schemas.js";
-import type { Row } from "../../storage/schema.js";
+import type { AccessRow } from "../../access/tables.js";
 
-type PrivilegeRow = Row<"identityPrivileges">;
+type PrivilegeRow = AccessRow<"identityPrivileges">;
 
 /** v1 shows one item per action. */
 export const toV1Permissions = (rules: PermissionRule[]) =>

@@ -1,9 +1,9 @@
 import type { Context } from "../../kernel/context.js";
-import type { Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { AccessRow } from "../../access/tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 
 /** Builds SPEC.md's Project object from its row and its environments. */
-export async function toProject(_ctx: Context, storage: Storage, project: Row<"projects">) {
+export async function toProject(_ctx: Context, storage: Storage, project: AccessRow<"projects">) {
   const envs = await storage.tables.environments.find({ projectId: project.id }, { orderBy: [["position", "asc"]] });
   return {
     id: project.id,

@@ -6,7 +6,7 @@ import { assertWithinBoundary } from "../memberships/role-assignments.js";
 import { defineOperation } from "../../kernel/operation.js";
 import { findBuiltInProjectRole, permissionRulesSchema, type PermissionRule } from "../../permissions/index.js";
 import { isoDateTime, slugPattern, uuid } from "../../kernel/schemas.js";
-import type { Row } from "../../storage/schema.js";
+import type { AccessRow } from "../../access/tables.js";
 
 export const customRoleSchema = z.object({
   id: uuid,
@@ -21,7 +21,7 @@ export const customRoleSchema = z.object({
 
 const roleSlug = z.string().min(1).max(64).regex(slugPattern, "lower-case letters, digits and hyphens");
 
-const toCustomRole = (r: Row<"projectRoles">) => ({
+const toCustomRole = (r: AccessRow<"projectRoles">) => ({
   id: r.id,
   name: r.name,
   slug: r.slug,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { UniqueViolationError } from "../../kernel/errors.js";
-import { projects, schema } from "../../storage/schema.js";
+import { UniqueViolationError } from "../../storage/table.js";
+import { strongroomSchema as schema } from "../../schema.js";
+import { projects } from "../../access/tables.js";
 import type { Table } from "../../storage/table.js";
 import { sampleRow } from "../sample-rows.js";
 import { type StorageUnderTest, ids, user } from "./fixtures.js";

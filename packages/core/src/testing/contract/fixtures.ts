@@ -1,12 +1,13 @@
-import { users, type Row } from "../../storage/schema.js";
-import type { Storage } from "../../storage/table.js";
+import type { TenancyRow } from "../../tenancy/tables.js";
+import { users } from "../../tenancy/tables.js";
+import type { AppStorage as Storage } from "../../schema.js";
 import { sampleRow } from "../sample-rows.js";
 
 /** The storage under test, opened fresh (and emptied) for each test. */
 export type StorageUnderTest = () => Storage;
 
 /** A users row with distinct unique columns per seed; overrides win. */
-export function user(seed: number, overrides: Partial<Row<"users">> = {}): Row<"users"> {
+export function user(seed: number, overrides: Partial<TenancyRow<"users">> = {}): TenancyRow<"users"> {
   return { ...sampleRow(users, seed), email: `user${seed}@example.com`, username: `user${seed}`, ...overrides };
 }
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { accessTokens, universalAuths as universalAuthsTable, type Row } from "../../storage/schema.js";
+import type { TenancyRow } from "../../tenancy/tables.js";
+import { accessTokens, universalAuths as universalAuthsTable } from "../../tenancy/tables.js";
 import { sampleRow } from "../sample-rows.js";
 import { type StorageUnderTest, ids, user } from "./fixtures.js";
 
 /** Access tokens cover text, nullable text and (nullable) timestamps in one table. */
-function token(seed: number, overrides: Partial<Row<"accessTokens">> = {}): Row<"accessTokens"> {
+function token(seed: number, overrides: Partial<TenancyRow<"accessTokens">> = {}): TenancyRow<"accessTokens"> {
   return {
     ...sampleRow(accessTokens, seed),
     tokenHash: `hash-${seed}`,

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { universalAuths as universalAuthsTable } from "../../storage/schema.js";
+import { universalAuths as universalAuthsTable } from "../../tenancy/tables.js";
 import { sampleRow } from "../sample-rows.js";
 import { type StorageUnderTest, ids, user } from "./fixtures.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { UniqueViolationError } from "../../kernel/errors.js";
+import { UniqueViolationError } from "../../storage/table.js";
 import { type StorageUnderTest, ids, user } from "./fixtures.js";
 
 export function transactionTests(storage: StorageUnderTest): void {
@@ -18,6 +18,22 @@ export function transactionTests(storage: StorageUnderTest): void {
       expect(result).toBe("done");
       expect(ids(await tables.users.find({}, { orderBy: [["id", "asc"]] }))).toEqual([user(1).id, user(2).id, user(3).id]);
       expect((await tables.users.get(user(1).id))!.firstName).toBe("Committed");
+    });
+
+    it("serializes read-modify-writes of rows read for update", async () => {
+      const { tables } = storage();
+      await tables.users.insert({ ...user(1), firstName: "0" });
+      // Each transaction reads the counter for update, then writes it back incremented: were the
+      // reads not serialized, two would read the same value and one increment would be lost.
+      const increment = () =>
+        storage().transaction(async (tx) => {
+          const [row] = await tx.tables.users.find({ id: user(1).id }, { forUpdate: true });
+          await tx.tables.users.update({ id: row.id }, { firstName: String(Number(row.firstName) + 1) });
+        });
+      await Promise.all(Array.from({ length: 8 }, increment));
+      expect((await tables.users.get(user(1).id))!.firstName).toBe("8");
+      // Outside a transaction a read for update is a plain read.
+      expect(ids(await tables.users.find({}, { forUpdate: true }))).toEqual([user(1).id]);
     });
 
     it("rolls back every write when the callback throws, and rethrows the same error", async () => {

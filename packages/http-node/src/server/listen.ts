@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { answerClientError } from "./client-error.js";
-import { createHandler, type HandlerOptions, type StrongroomHandler, type StrongroomTarget } from "./handler.js";
+import { answerClientError } from "../client-error.js";
+import { createHandler, type HandlerOptions, type StrongroomHandler, type StrongroomTarget } from "../handler.js";
 
 export interface ListenOptions extends HandlerOptions {
   port?: number;

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { parseRateLimit, type RateLimitOptions } from "./rate-limit.js";
+import { parseRateLimit, type RateLimitOptions } from "../rate-limit.js";
 
 /** The environment variables the server reads (DESIGN.md §10). */
 export interface ServerEnv {

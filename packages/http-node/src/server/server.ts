@@ -2,7 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer } from "./listen.js";
-import type { Logger } from "./logger.js";
+import type { Logger } from "../logger.js";
 import { loadRootKey } from "./root-key.js";
 import { readServerSettings, type ServerEnv } from "./settings.js";
 

@@ -1,9 +1,10 @@
-import type { EventBus, Storage } from "@strongroom/core";
+import type { EventBus } from "@strongroom/core";
+import type { Storage, StrongroomSchema } from "@strongroom/core/storage";
 import { join } from "node:path";
 import type { ServerSettings } from "./settings.js";
 
 export interface Backend {
-  storage: Storage;
+  storage: Storage<StrongroomSchema>;
   /** Only multi-node deployments need one; otherwise core's in-process bus is used. */
   bus?: EventBus;
 }

@@ -1,5 +1,11 @@
+/**
+ * `@strongroom/storage-postgres/testing`: throwaway databases for tests, and PostgreSQL as a
+ * `forEachStore` backend.
+ */
 import { randomBytes } from "node:crypto";
+import type { TestStore } from "@strongroom/core/testing";
 import pg from "pg";
+import { createPostgresStorage } from "./index.js";
 
 /** The server tests create their databases on. */
 export const PG_URL = process.env.PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -14,6 +20,22 @@ export interface TestDatabase {
 }
 
 let noticeShown = false;
+
+/** Whether the server at PG_URL answers; without one, a notice (once) — or in CI, a failure. */
+async function serverAnswers(): Promise<boolean> {
+  try {
+    await asAdmin((admin) => admin.query("select 1"));
+    return true;
+  } catch (error) {
+    if (!isUnreachable(error)) throw error;
+    if (process.env.CI === "true") {
+      throw new Error(`PostgreSQL is required in CI, but ${redacted(PG_URL)} did not answer: ${(error as Error).message}`);
+    }
+    if (!noticeShown) console.warn(`PostgreSQL not reachable at ${redacted(PG_URL)}: skipping PostgreSQL tests`);
+    noticeShown = true;
+    return false;
+  }
+}
 
 /**
  * A throwaway database `strongroom_t_<random>` on the server at PG_URL. Without a server the
@@ -87,3 +109,23 @@ function isUnreachable(error: unknown): boolean {
 }
 
 const redacted = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, "//$1:***@");
+
+/**
+ * PostgreSQL for `forEachStore`: each `open` makes a throwaway database, dropped by `cleanup`.
+ * Probes the server once; without one it is unavailable (a failure in CI, see `withPostgres`).
+ */
+export async function postgresTestStore(): Promise<TestStore> {
+  const made: TestDatabase[] = [];
+  return {
+    name: "postgres",
+    available: await serverAnswers(),
+    async open() {
+      const database = await withPostgres();
+      made.push(database);
+      return createPostgresStorage({ connectionString: database.url });
+    },
+    async cleanup() {
+      await Promise.all(made.splice(0).map((database) => database.drop()));
+    },
+  };
+}

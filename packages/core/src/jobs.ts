@@ -1,0 +1,14 @@
+import { purgeLapsedAgentRecords } from "./agent-vault/housekeeping.js";
+import { alertEvaluationJob, discoveryAutoScanJob } from "./cert-manager/operations.js";
+import { housekeepingJob } from "./jobs/housekeeping.js";
+import { purgeOldJobRuns, type ScheduledJob } from "./jobs/scheduler.js";
+import { environmentPurgeJob } from "./secret-manager/environments/purge.js";
+import { purgeLapsedTokens } from "./tenancy/auth/tokens.js";
+
+/** Every periodic job of the service, assembled from the areas that contribute one. */
+export const scheduledJobs: readonly ScheduledJob[] = [
+  housekeepingJob([purgeLapsedTokens, purgeLapsedAgentRecords, purgeOldJobRuns]),
+  environmentPurgeJob,
+  discoveryAutoScanJob,
+  alertEvaluationJob,
+];
