@@ -2,6 +2,7 @@ import { ACCESS_DECIDING_TABLES } from "./access/tables.js";
 import { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
 import { KeyRing, parseRootKey } from "./crypto/keyring.js";
 import { subscriptionsOf } from "./events/registry.js";
+import { registerHooks } from "./hooks.js";
 import { scheduledJobs } from "./jobs.js";
 import { createScheduler, type Scheduler } from "./jobs/scheduler.js";
 import type { Actor } from "./kernel/actor.js";
@@ -81,7 +82,7 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
     keys,
     config: resolveConfig(options.config),
     log,
-    hooks: new HookRegistry(),
+    hooks: registerHooks(new HookRegistry()),
   });
   dropAccessCaches = () => ctx.caches.access.changed();
 
