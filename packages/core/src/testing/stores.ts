@@ -22,16 +22,20 @@ export const memoryStore: TestStore = {
   open: async () => createMemoryStorage(),
 };
 
-const registered: TestStore[] = [memoryStore];
+// Kept on the global object under a registered symbol, so a test setup file can register backends
+// without loading core (it runs before every test file; loading core there would cost each file).
+const REGISTRY = Symbol.for("strongroom.testStores");
+const registry = (): TestStore[] => ((globalThis as Record<symbol, TestStore[]>)[REGISTRY] ??= []);
 
 /** Adds a backend to `forEachStore` (from a test setup file); registering a name again replaces it. */
 export function registerTestStore(store: TestStore): void {
-  const at = registered.findIndex((s) => s.name === store.name);
-  if (at >= 0) registered[at] = store;
-  else registered.push(store);
+  const list = registry();
+  const at = list.findIndex((s) => s.name === store.name);
+  if (at >= 0) list[at] = store;
+  else list.push(store);
 }
 
-export const testStores = (): readonly TestStore[] => registered;
+export const testStores = (): readonly TestStore[] => [memoryStore, ...registry().filter((s) => s.name !== memoryStore.name)];
 
 export interface ForEachStoreOptions {
   /** Only these backends (by name); default every registered one. */
@@ -44,7 +48,7 @@ export interface ForEachStoreOptions {
  * that is allowed: in CI PostgreSQL must answer).
  */
 export function forEachStore(title: string, suite: (store: TestStore) => void, options: ForEachStoreOptions = {}): void {
-  for (const store of registered.filter((s) => !options.only || options.only.includes(s.name))) {
+  for (const store of testStores().filter((s) => !options.only || options.only.includes(s.name))) {
     describe.skipIf(!store.available)(`${title} on ${store.name}`, () => {
       afterAll(() => store.cleanup?.());
       suite(store);
