@@ -16,7 +16,7 @@ import {
   issueCertificate,
   pemBlocks,
   prepareIssuer,
-} from "../../packages/core/src/cert-manager/index.js";
+} from "../../packages/core/src/entries/x509.js";
 import type { BenchOptions, BenchRow, BenchSection } from "../types.js";
 
 const DAY = 86_400_000;

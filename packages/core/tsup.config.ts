@@ -14,5 +14,5 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: "node20",
-  external: ["vitest"],
+  external: ["vitest", "smtp-server"],
 });

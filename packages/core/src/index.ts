@@ -27,6 +27,18 @@ export { createLocalBus, type EventBus, type ProjectEvent, type SecretEventType 
 export { createMemoryStorage } from "./entries/storage.js";
 export type { Audience, OperationDef } from "./kernel/operation.js";
 export type { Context, LogSink } from "./kernel/context.js";
+export type {
+  CertManagerPorts,
+  MailMessage,
+  MailSender,
+  WebhookRequest,
+  WebhookPoster,
+  TlsScanner,
+  ScanTarget,
+  ScanOptions,
+  ScanResult,
+  ScannedCertificate,
+} from "./cert-manager/ports.js";
 export type { Delivery, EventDelivery, ProjectEventSubscription, SubscribedEvent } from "./events/index.js";
 export type * from "./types.js";
 export { queryParams } from "./kernel/schemas.js";

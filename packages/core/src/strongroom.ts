@@ -1,5 +1,7 @@
 import { ACCESS_DECIDING_TABLES } from "./access/tables.js";
 import { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
+import { useCertManagerPorts } from "./cert-manager/io.js";
+import type { CertManagerPorts } from "./cert-manager/ports.js";
 import { KeyRing, parseRootKey } from "./crypto/keyring.js";
 import { subscriptionsOf } from "./events/registry.js";
 import { registerHooks } from "./hooks.js";
@@ -28,6 +30,12 @@ export interface StrongroomOptions {
   config?: Partial<StrongroomConfig>;
   /** Structured log sink for background work (job failures). Never receives secrets. Default: JSON lines on stderr. */
   log?: LogSink;
+  /**
+   * Where the certificate manager's I/O goes: alert e-mail (`mail`), alert webhooks (`webhooks`),
+   * discovery handshakes (`tls`). Default: Node's (nodemailer over `config.smtpUrl`, node:https,
+   * node:tls); tests and embedders replace any of them.
+   */
+  certManager?: Partial<CertManagerPorts>;
 }
 
 type AreaApi<A> = { [O in keyof A]: OperationFn<A[O]> };
@@ -85,6 +93,7 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
     hooks: registerHooks(new HookRegistry()),
   });
   dropAccessCaches = () => ctx.caches.access.changed();
+  if (options.certManager) useCertManagerPorts(ctx, options.certManager);
 
   const bound = new Map<AnyOperation, (actor: Actor, input: unknown) => Promise<unknown>>();
   const api: Record<string, Record<string, unknown>> = {};

@@ -118,6 +118,3 @@ export const alertBeforeSchema = z.string().regex(/^\d+[dwmy]$/, "must be a numb
 export type ProfileDefaults = z.infer<typeof profileDefaultsSchema>;
 export type IssuanceAttributes = z.infer<typeof issuanceAttributesSchema>;
 export type SubjectAltNameInput = z.infer<typeof subjectAltNameSchema>;
-export type CustomExtension = z.infer<typeof customExtensionSchema>;
-export type BasicConstraints = z.infer<typeof basicConstraintsSchema>;
-export type TargetConfig = z.input<typeof targetConfigSchema>;

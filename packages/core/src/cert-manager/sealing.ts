@@ -1,6 +1,6 @@
 import type { Context } from "../kernel/context.js";
 import { openText, packSealed, seal, unpackSealed } from "../crypto/aead.js";
-import type { AccessRow } from "../access/tables.js";
+import type { ProjectRow } from "../access/tables.js";
 
 /**
  * Seals under the project's certificate data key (`kmsCertificateKeyId`). Each seal is bound to
@@ -11,7 +11,7 @@ export interface CertificateSealer {
   open(packed: string, binding: string): string;
 }
 
-export async function certificateSealer(ctx: Context, project: AccessRow<"projects">): Promise<CertificateSealer> {
+export async function certificateSealer(ctx: Context, project: ProjectRow): Promise<CertificateSealer> {
   const key = await ctx.keys.dataKey(ctx.storage, project.kmsCertificateKeyId);
   return {
     seal: (plaintext, binding) => packSealed(seal(key, plaintext, binding)),

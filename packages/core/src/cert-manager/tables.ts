@@ -2,7 +2,7 @@ import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from
 import type { ProfileDefaults } from "./schemas.js";
 
 /**
- * Tables of the certificate manager; spread into storage/schema.ts. Every row carries its
+ * Tables of the certificate manager; spread into the assembled schema (src/schema.ts). Every row carries its
  * project, so a lookup by id is always checked against the project the caller may see. Private
  * keys and webhook signing secrets are stored only sealed under the project's certificate data key
  * (`kmsCertificateKeyId`), bound to their row's id.
@@ -237,5 +237,12 @@ export const certificateTables = {
   certificateAlertNotifications,
 };
 
-/** A row of one of this area's tables, by key. */
-export type CertManagerRow<N extends keyof typeof certificateTables> = RowOf<(typeof certificateTables)[N]>;
+export type CaRow = RowOf<typeof certificateAuthorities>;
+export type ProfileRow = RowOf<typeof certificateProfiles>;
+export type CertificateRow = RowOf<typeof certificates>;
+export type DiscoveryJobRow = RowOf<typeof discoveryJobs>;
+export type InstallationRow = RowOf<typeof certificateInstallations>;
+export type InstallationCertificateRow = RowOf<typeof installationCertificates>;
+export type AlertRow = RowOf<typeof certificateAlerts>;
+export type AlertChannelRow = RowOf<typeof certificateAlertChannels>;
+export type AlertNotificationRow = RowOf<typeof certificateAlertNotifications>;

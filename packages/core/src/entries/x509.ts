@@ -17,3 +17,11 @@ export {
 export { parseCsr, type CertificateRequest } from "../x509/csr.js";
 export { parseCertificate, type ParsedCertificate } from "../x509/certificate-reader.js";
 export { certificateFingerprint, pemBlocks, derToPem } from "../x509/pem.js";
+export { issuanceProblem, assertIssuable, type IssuanceFacts } from "../x509/issuance-rules.js";
+export {
+  SUBJECT_ATTRIBUTES,
+  type SubjectAttributes,
+  type BasicConstraints,
+  type CustomExtension,
+  type ResolvedIssuance,
+} from "../x509/resolved-issuance.js";

@@ -5,3 +5,17 @@ export { runMigrationContract, type MigratingOpener, type MigrationContractOptio
 export { settleScans, openSubscriptionCount } from "./instance.js";
 export { forEachStore, registerTestStore, testStores, memoryStore, type TestStore, type ForEachStoreOptions } from "./stores.js";
 export { createTestWorld, type TestWorld, type TestWorldOptions, type TestRule } from "./world.js";
+export { openssl, workspace, type OpensslResult, type Workspace } from "./openssl.js";
+export {
+  LOOPBACK,
+  closedPort,
+  startSilentEndpoint,
+  startSmtpReceiver,
+  startTlsEndpoint,
+  startWebhookReceiver,
+  type ReceivedHook,
+  type ReceivedMail,
+  type Running,
+  type SmtpReceiver,
+  type WebhookReceiver,
+} from "./loopback-servers.js";

@@ -4,7 +4,7 @@ import { anonymous, type Actor } from "../kernel/actor.js";
 import { createLocalBus, type ProjectEvent } from "../kernel/bus.js";
 import { ManualClock } from "../kernel/clock.js";
 import type { StrongroomConfig } from "../kernel/config.js";
-import { createStrongroom, type Strongroom } from "../strongroom.js";
+import { createStrongroom, type Strongroom, type StrongroomOptions } from "../strongroom.js";
 
 /** A project permission rule as roles and privileges take it. */
 export interface TestRule {
@@ -49,6 +49,8 @@ export interface TestWorldOptions {
   /** Type of the world's project. Default `secret-manager`. */
   projectType?: "secret-manager" | "cert-manager" | "kms";
   config?: Partial<StrongroomConfig>;
+  /** The certificate manager's I/O, when a test replaces the Node defaults. */
+  certManager?: StrongroomOptions["certManager"];
 }
 
 export async function createTestWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
@@ -58,7 +60,7 @@ export async function createTestWorld(options: TestWorldOptions = {}): Promise<T
   const bus = createLocalBus();
   const events: ProjectEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config });
+  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config, certManager: options.certManager });
   const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: "correct horse battery", organization: "Acme" });
   const adminToken = boot.identity.credentials.token;
   const admin = await sr.authenticate(adminToken);

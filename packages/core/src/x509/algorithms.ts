@@ -5,6 +5,9 @@ import { BadRequestError } from "../kernel/errors.js";
 export const KEY_ALGORITHMS = ["RSA_2048", "RSA_3072", "RSA_4096", "EC_prime256v1", "EC_secp384r1"] as const;
 export type KeyAlgorithm = (typeof KEY_ALGORITHMS)[number];
 
+/** Key algorithm when neither the request nor the profile names one (SPEC.md's sample value). */
+export const DEFAULT_KEY_ALGORITHM: KeyAlgorithm = "RSA_2048";
+
 export const SIGNATURE_ALGORITHMS = [
   "RSA-SHA256",
   "RSA-SHA384",

@@ -1,7 +1,7 @@
 /** X.501 Names: building a subject from attributes, and reading one back as text. */
 import { type Asn1, children, readOid, readString } from "./der-reader.js";
 import { type DerNode, der } from "./der-writer.js";
-import type { SubjectAttributes } from "../cert-manager/profiles/merge.js";
+import type { SubjectAttributes } from "./resolved-issuance.js";
 
 const ATTRIBUTE_OIDS = {
   commonName: "2.5.4.3",

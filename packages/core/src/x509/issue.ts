@@ -2,6 +2,7 @@
 import { type KeyObject, createPrivateKey } from "node:crypto";
 import { BadRequestError } from "../kernel/errors.js";
 import {
+  DEFAULT_KEY_ALGORITHM,
   type KeyAlgorithm,
   type SignatureAlgorithm,
   assertSignatureCompatible,
@@ -20,17 +21,17 @@ import {
   subjectAltNameExtension,
   subjectKeyIdentifierExtension,
 } from "./extensions.js";
-import { assertIssuable } from "../cert-manager/certificates/issuance-rules.js";
+import { assertIssuable } from "./issuance-rules.js";
 import { type IssuerKeyPair, type PreparedIssuer, isPreparedIssuer, prepareIssuer } from "./issuer.js";
 import { encodeKeyPair } from "./key-encoding.js";
 import { generateKey } from "./keys.js";
-import { DEFAULT_KEY_ALGORITHM, type ResolvedIssuance, SUBJECT_ATTRIBUTES, type SubjectAttributes } from "../cert-manager/profiles/merge.js";
 import { certificateFingerprint, derToPem } from "./pem.js";
+import { type ResolvedIssuance, SUBJECT_ATTRIBUTES, type SubjectAttributes } from "./resolved-issuance.js";
 import type { KeyUsage } from "./vocabulary.js";
 
 export type IssuerInput = IssuerKeyPair | PreparedIssuer | "self-signed";
 
-/** A ResolvedIssuance (what mergeProfileDefaults returns) plus who signs, when, and optionally a CSR. */
+/** A ResolvedIssuance (what the certificate manager resolves from a profile and a request) plus who signs, when, and optionally a CSR. */
 export type IssueCertificateInput = Partial<Omit<ResolvedIssuance, "ttlMs">> & {
   issuer: IssuerInput;
   ttlMs: number;

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createTestWorld, type TestWorld } from "@strongroom/core/testing";
 import type { Actor } from "../../src/index.js";
-import { type CertWorld, certWorld } from "./cert-world.js";
 
 const rootCa = { name: "root", type: "root" as const, commonName: "Acme Root", keyAlgorithm: "EC_prime256v1" as const, ttlDays: 365 };
 
-let w: CertWorld;
+let w: TestWorld;
 beforeEach(async () => {
-  w = await certWorld();
+  w = await createTestWorld({ projectType: "cert-manager" });
 });
 afterEach(() => w.close());
 
@@ -77,7 +77,7 @@ describe("certificate manager access", () => {
 });
 
 /** The admin identity of a second organization, created by a user who signs up for it. */
-async function otherOrganizationAdmin(world: CertWorld): Promise<Actor> {
+async function otherOrganizationAdmin(world: TestWorld): Promise<Actor> {
   const user = await world.userWith(["no-access"]);
   const { organization } = await world.sr.organizations.create(user, { name: "Rival" });
   const { identity } = await world.sr.identities.create(user, { name: "rival-admin", organizationId: organization.id, role: "admin" });

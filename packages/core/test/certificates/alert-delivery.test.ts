@@ -1,8 +1,9 @@
+import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type IssuedCertificate, createRootCa, issueCertificate } from "../../src/cert-manager/index.js";
+import { LOOPBACK, type TestWorld, type WebhookReceiver, createTestWorld, startWebhookReceiver } from "@strongroom/core/testing";
+import type { MailMessage, StrongroomConfig, WebhookRequest } from "../../src/index.js";
 import { MAX_DELIVERY_ATTEMPTS } from "../../src/cert-manager/alerts/evaluation.js";
-import { type CertWorld, certWorld } from "./cert-world.js";
-import { LOOPBACK, type WebhookReceiver, startWebhookReceiver } from "./loopback-servers.js";
+import { type IssuedCertificate, createRootCa, issueCertificate } from "../../src/entries/x509.js";
 
 const DAY = 86_400_000;
 const SECRET = "a-signing-secret-of-some-length";
@@ -24,12 +25,12 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-let w: CertWorld;
+let w: TestWorld;
 afterEach(() => w.close());
 
 /** A self-signed certificate expiring in 3 days and an alert 7 days ahead with one webhook and one e-mail channel. */
-async function setUp(config: Parameters<typeof certWorld>[0]) {
-  w = await certWorld(config);
+async function setUp(config: Partial<StrongroomConfig>) {
+  w = await createTestWorld({ projectType: "cert-manager", config });
   const { certificateProfile } = await w.sr.certificateProfiles.create(w.admin, {
     projectId: w.projectId,
     slug: "short",
@@ -85,5 +86,40 @@ describe("alert delivery", () => {
     const { evaluation } = await w.sr.alerts.evaluate(w.admin, { alertId: alert.id });
     expect(evaluation.notifications[0]).toMatchObject({ status: "failed", error: expect.stringContaining("Refused to deliver to 127.0.0.1") });
     expect(receiver.requests.length).toBe(before);
+  });
+});
+
+describe("alert delivery through ports the instance is given", () => {
+  it("hands e-mail and webhooks to them instead of SMTP and HTTPS", async () => {
+    const mail: MailMessage[] = [];
+    const posted: WebhookRequest[] = [];
+    w = await createTestWorld({
+      projectType: "cert-manager",
+      certManager: { mail: { send: async (message) => void mail.push(message) }, webhooks: { post: async (request) => void posted.push(request) } },
+    });
+    const { certificateProfile } = await w.sr.certificateProfiles.create(w.admin, {
+      projectId: w.projectId,
+      slug: "short",
+      issuerType: "self-signed",
+      defaults: { ttlDays: 3, commonName: "soon.test", keyAlgorithm: "EC_prime256v1" },
+    });
+    await w.sr.certificates.issue(w.admin, { profileId: certificateProfile.id });
+    const { alert } = await w.sr.alerts.create(w.admin, {
+      projectId: w.projectId,
+      name: "expiring",
+      eventType: "expiration",
+      alertBefore: "7d",
+      channels: [
+        { channelType: "email", config: { recipients: ["ops@acme.test"] } },
+        { channelType: "webhook", config: { url: "https://hooks.acme.test/certificates", signingSecret: SECRET } },
+      ],
+    });
+    const { evaluation } = await w.sr.alerts.evaluate(w.admin, { alertId: alert.id });
+    expect(evaluation.notifications.map((n) => `${n.channelType}:${n.status}`)).toEqual(["email:sent", "webhook:sent"]);
+    expect(mail).toEqual([expect.objectContaining({ to: ["ops@acme.test"], subject: expect.stringContaining('1 certificate expires within 7d (alert "expiring")') })]);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ url: "https://hooks.acme.test/certificates", headers: { "content-type": "application/json" } });
+    expect(posted[0]!.headers["x-strongroom-signature"]).toBe(`sha256=${createHmac("sha256", SECRET).update(posted[0]!.body).digest("hex")}`);
+    expect(JSON.parse(posted[0]!.body)).toMatchObject({ event: "certificate.expiration", certificates: [{ commonName: "soon.test" }] });
   });
 });

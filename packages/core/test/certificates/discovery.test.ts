@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createRootCa, issueCertificate } from "../../src/cert-manager/index.js";
-import { settleBackgroundScans } from "../../src/cert-manager/operations.js";
-import { type CertWorld, certWorld } from "./cert-world.js";
-import { LOOPBACK, type Running, startTlsEndpoint } from "./loopback-servers.js";
+import { LOOPBACK, type Running, type TestWorld, createTestWorld, settleScans, startTlsEndpoint } from "@strongroom/core/testing";
+import type { ScanTarget, StrongroomConfig } from "../../src/index.js";
+import { createRootCa, issueCertificate, parseCertificate } from "../../src/entries/x509.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 let endpoint: Running;
+let presented: { leaf: string; root: string };
 beforeAll(async () => {
   const now = new Date();
   const root = await createRootCa({ commonName: "Discovery Root", keyAlgorithm: "EC_prime256v1", ttlMs: 30 * DAY, now });
@@ -19,10 +19,13 @@ beforeAll(async () => {
     now,
   });
   endpoint = await startTlsEndpoint(leaf.privateKeyPem!, leaf.certificatePem + root.certificatePem);
+  presented = { leaf: leaf.certificatePem, root: root.certificatePem };
 });
 afterAll(() => endpoint.close());
 
-let w: CertWorld | undefined;
+let w: TestWorld | undefined;
+
+const certWorld = (config: Partial<StrongroomConfig> = {}) => createTestWorld({ projectType: "cert-manager", config });
 afterEach(async () => {
   await w?.close();
   w = undefined;
@@ -71,7 +74,7 @@ describe("scans with private targets allowed", () => {
     const first = await w.sr.discovery.scan(w.admin, { id: created.id });
     expect(first.lastScanStatus).toBe("pending");
     await expect(w.sr.discovery.scan(w.admin, { id: created.id })).rejects.toMatchObject({ code: "BadRequest", message: expect.stringContaining("in progress") });
-    await settleBackgroundScans(w.sr.context);
+    await settleScans(w.sr);
     const done = await w.sr.discovery.get(w.admin, { id: created.id });
     expect(done).toMatchObject({ lastScanStatus: "completed", lastScanJobId: first.lastScanJobId, lastScannedAt: w.clock.now().toISOString() });
 
@@ -81,7 +84,7 @@ describe("scans with private targets allowed", () => {
     w.clock.advance(HOUR + 1);
     const replaced = await w.sr.discovery.scan(w.admin, { id: created.id });
     expect(replaced.lastScanJobId).not.toBe(first.lastScanJobId);
-    await settleBackgroundScans(w.sr.context);
+    await settleScans(w.sr);
   });
 
   it("auto-scans due jobs from the scheduler, once per interval", async () => {
@@ -120,9 +123,37 @@ describe("scans with private targets allowed", () => {
     const created = await w.sr.discovery.create(w.admin, job(w.projectId));
     w.sr.context.config.allowPrivateTargets = false;
     await w.sr.discovery.scan(w.admin, { id: created.id });
-    await settleBackgroundScans(w.sr.context);
+    await settleScans(w.sr);
     const failed = await w.sr.discovery.get(w.admin, { id: created.id });
     expect(failed.lastScanStatus).toBe("failed");
     expect(failed.lastScanMessage).toContain("Target 127.0.0.1 refused");
+  });
+});
+
+describe("scans through the TLS scanner the instance is given", () => {
+  it("records what it reports, with the targets and limits of the job and the configuration", async () => {
+    const asked: { targets: ScanTarget[]; concurrency?: number; timeoutMs?: number }[] = [];
+    w = await createTestWorld({
+      projectType: "cert-manager",
+      config: { scanConcurrency: 3, scanTimeoutMs: 1234 },
+      certManager: {
+        tls: {
+          async scan(targets, options) {
+            asked.push({ targets, concurrency: options.concurrency, timeoutMs: options.timeoutMs });
+            const certificates = [presented.leaf, presented.root].map((pem) => ({ ...parseCertificate(pem), pem }));
+            return targets.map((target) => ({ ...target, address: target.host, status: "ok" as const, certificates, message: "TLS handshake completed" }));
+          },
+        },
+      },
+    });
+    const created = await w.sr.discovery.create(w.admin, { projectId: w.projectId, name: "public", targetConfig: { ipRanges: ["8.8.4.4"], ports: "443,8443" } });
+    await w.sr.discovery.scan(w.admin, { id: created.id });
+    await settleScans(w.sr);
+    expect(asked).toEqual([{ targets: [{ host: "8.8.4.4", port: 443 }, { host: "8.8.4.4", port: 8443 }], concurrency: 3, timeoutMs: 1234 }]);
+    expect(await w.sr.discovery.get(w.admin, { id: created.id })).toMatchObject({ lastScanStatus: "completed" });
+    const { installations } = await w.sr.installations.list(w.admin, { projectId: w.projectId });
+    expect(installations.map((i) => i.name).sort()).toEqual(["8.8.4.4:443", "8.8.4.4:8443"]);
+    expect(installations[0]).toMatchObject({ primaryCertName: "auto.test", certificatesCount: 2 });
+    expect((await w.sr.certificates.list(w.admin, { projectId: w.projectId, source: "discovered" })).totalCount).toBe(2);
   });
 });

@@ -6,7 +6,7 @@ import { customExtensionValueDer } from "../../src/x509/custom-extension-value.j
 import { children, contents, decode, encode, readOid, readSmallInteger, readTime } from "../../src/x509/der-reader.js";
 import { der, derLength, tlv, toDer } from "../../src/x509/der-writer.js";
 import { keyUsageExtension, namedBits, readKeyUsages } from "../../src/x509/extensions.js";
-import { KEY_USAGES, certificateFingerprint, derToPem, pemBlocks } from "../../src/cert-manager/index.js";
+import { KEY_USAGES, certificateFingerprint, derToPem, pemBlocks } from "../../src/entries/x509.js";
 import { unsignedInteger } from "../../src/x509/key-encoding.js";
 
 const hex = (b: Buffer) => b.toString("hex");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type IssuanceFacts, issuanceProblem } from "../../src/cert-manager/index.js";
+import { type IssuanceFacts, issuanceProblem } from "../../src/x509/issuance-rules.js";
 
 const t = (iso: string) => new Date(iso);
 const base: IssuanceFacts = {

@@ -11,9 +11,9 @@ import {
   issueCertificate,
   parseCertificate,
   prepareIssuer,
-} from "../../src/cert-manager/index.js";
+} from "../../src/entries/x509.js";
 import { BadRequestError } from "../../src/kernel/errors.js";
-import { type Workspace, workspace } from "./openssl.js";
+import { type Workspace, workspace } from "../../src/testing/openssl.js";
 
 const now = new Date("2026-03-01T12:00:00.250Z");
 const DAY = 86_400_000;

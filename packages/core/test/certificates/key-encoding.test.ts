@@ -1,7 +1,7 @@
 import { type JsonWebKey, generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { encodeKeyPair } from "../../src/x509/key-encoding.js";
-import type { KeyAlgorithm } from "../../src/cert-manager/index.js";
+import type { KeyAlgorithm } from "../../src/x509/algorithms.js";
 
 const NODE_OPTIONS: Record<KeyAlgorithm, ["rsa", { modulusLength: number }] | ["ec", { namedCurve: string }]> = {
   RSA_2048: ["rsa", { modulusLength: 2048 }],

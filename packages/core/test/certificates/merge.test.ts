@@ -1,19 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { alertWindowEnd, parseTtl, resolveTtl } from "../../src/cert-manager/durations.js";
+import { mergeProfileDefaults } from "../../src/cert-manager/profiles/merge.js";
+import type { IssuanceAttributes, ProfileDefaults } from "../../src/cert-manager/schemas.js";
 import {
-  type IssuanceAttributes,
   type KeyAlgorithm,
-  type ProfileDefaults,
   type SignatureAlgorithm,
   KEY_ALGORITHMS,
   SIGNATURE_ALGORITHMS,
   SUBJECT_ATTRIBUTES,
-  alertWindowEnd,
   assertSignatureCompatible,
-  mergeProfileDefaults,
-  parseTtl,
-  resolveTtl,
-} from "../../src/cert-manager/index.js";
+} from "../../src/entries/x509.js";
 import { BadRequestError } from "../../src/kernel/errors.js";
 
 const DAY = 86_400_000;

@@ -1,15 +1,9 @@
 import { type AddressInfo, type Server, type Socket, createServer as createTcpServer } from "node:net";
 import { type SecureContextOptions, createSecureContext, createServer as createTlsServer } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type IssuedCertificate,
-  addressRefusal,
-  classifyAddress,
-  createIntermediateCa,
-  createRootCa,
-  issueCertificate,
-  scanTargets,
-} from "../../src/cert-manager/index.js";
+import { scanTargets } from "../../src/cert-manager/node/tls-scanner.js";
+import { type IssuedCertificate, createIntermediateCa, createRootCa, issueCertificate } from "../../src/entries/x509.js";
+import { addressRefusal, classifyAddress } from "../../src/net/address-class.js";
 
 const DAY = 86_400_000;
 const LOOPBACK = "127.0.0.1";

@@ -6,7 +6,7 @@ import {
   profileDefaultsSchema,
   subjectAltNameSchema,
   targetConfigSchema,
-} from "../../src/cert-manager/index.js";
+} from "../../src/cert-manager/schemas.js";
 
 describe("profileDefaultsSchema", () => {
   it("accepts every field of SPEC.md's defaults", () => {

@@ -1,16 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type AddressClass,
-  MAX_PORTS,
-  addressRefusal,
-  classifyAddress,
-  expandIpRange,
-  expandTargets,
-  formatIp,
-  parseIp,
-  parsePorts,
-} from "../../src/cert-manager/index.js";
+import { expandIpRange, expandTargets } from "../../src/cert-manager/discovery/targets.js";
+import { type AddressClass, addressRefusal, classifyAddress } from "../../src/net/address-class.js";
+import { formatIp, parseIp } from "../../src/net/ip.js";
+import { MAX_PORTS, parsePorts } from "../../src/net/ports.js";
 import { BadRequestError } from "../../src/kernel/errors.js";
 
 describe("parsePorts", () => {

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type IssuedCertificate, createRootCa, issueCertificate } from "@strongroom/core/x509";
-import {
-  type SmtpReceiver,
-  type WebhookReceiver,
-  startSmtpReceiver,
-  startWebhookReceiver,
-} from "../../../core/test/certificates/loopback-servers.js";
+import { type SmtpReceiver, type WebhookReceiver, startSmtpReceiver, startWebhookReceiver } from "@strongroom/core/testing";
 import { DAY, certSuite, createProfile, expectBound, q, type CertSuite } from "./cert-fixtures.js";
 import { backends, createProject, expectError } from "./harness.js";
 

@@ -1,7 +1,6 @@
 import { describe, expect } from "vitest";
 import { createRootCa, issueCertificate } from "@strongroom/core/x509";
-import { settleScans } from "@strongroom/core/testing";
-import { type Running, closedPort, startSilentEndpoint, startTlsEndpoint } from "../../../core/test/certificates/loopback-servers.js";
+import { type Running, closedPort, settleScans, startSilentEndpoint, startTlsEndpoint } from "@strongroom/core/testing";
 import { DAY, certSuite, createCa, createProfile, expectBound, q, type CertSuite } from "./cert-fixtures.js";
 import { backends, createProject, expectError } from "./harness.js";
 

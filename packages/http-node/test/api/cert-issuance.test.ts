@@ -1,5 +1,5 @@
 import { describe, expect } from "vitest";
-import { workspace } from "../../../core/test/certificates/openssl.js";
+import { workspace } from "@strongroom/core/testing";
 import { certSuite, createCa, createProfile, expectBound, q, type CertSuite } from "./cert-fixtures.js";
 import { backends, createProject, expectError } from "./harness.js";
 

@@ -4,20 +4,20 @@
  * this period (`once`, or the UTC day when daily notifications are on). Each notification row is
  * claimed before sending, so two runs or two nodes never send the same one.
  */
+import { accessRepository } from "../../access/repository.js";
+import type { ProjectRow } from "../../access/tables.js";
 import type { Context } from "../../kernel/context.js";
-import { UniqueViolationError } from "../../kernel/errors.js";
-import { newId } from "../../kernel/ids.js";
-import type { CertManagerRow } from "../tables.js";
-import type { AccessRow } from "../../access/tables.js";
-import { postWebhook, sendEmail } from "../node/alert-delivery.js";
-import { matchesFilters } from "./filters.js";
-import { type DueCertificate, emailMessage, webhookBody } from "./message.js";
-import { type AlertRow, type ChannelRow, channelSecretBinding, channelsOf } from "./repository.js";
-import type { AlertFilter, NotificationResult } from "./schemas.js";
+import { certificateRepository } from "../certificates/repository.js";
 import { alertWindowEnd } from "../durations.js";
+import { certManagerPorts } from "../io.js";
+import { profileRepository } from "../profiles/repository.js";
 import { certificateSealer } from "../sealing.js";
-
-type NotificationRow = CertManagerRow<"certificateAlertNotifications">;
+import type { AlertChannelRow, AlertNotificationRow, AlertRow } from "../tables.js";
+import { channelSecretBinding } from "./channels.js";
+import { matchesFilters } from "./filters.js";
+import { type DueCertificate, emailMessage, webhookBody, webhookRequest } from "./message.js";
+import { alertRepository } from "./repository.js";
+import type { AlertFilter, NotificationResult } from "./schemas.js";
 
 /** Deliveries per notification before it is given up. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
@@ -33,11 +33,8 @@ export interface Evaluation {
 
 /** Certificates of the project expiring after now and by the window's end that the filters select. */
 async function dueCertificates(ctx: Context, alert: AlertRow, now: Date, windowEnd: Date): Promise<DueCertificate[]> {
-  const rows = (await ctx.storage.tables.certificates.find({ projectId: alert.projectId, notAfter: { lte: windowEnd.toISOString() } }, { orderBy: [["notAfter", "asc"]] }))
-    .filter((row) => Date.parse(row.notAfter) > now.getTime());
-  const profileIds = [...new Set(rows.map((row) => row.profileId).filter((id): id is string => id !== null))];
-  const profiles = profileIds.length ? await ctx.storage.tables.certificateProfiles.find({ id: { in: profileIds } }) : [];
-  const slugs = new Map(profiles.map((profile) => [profile.id, profile.slug]));
+  const rows = (await ctx.repo(certificateRepository).expiringBy(alert.projectId, windowEnd)).filter((row) => Date.parse(row.notAfter) > now.getTime());
+  const slugs = await ctx.repo(profileRepository).slugs([...new Set(rows.map((row) => row.profileId).filter((id): id is string => id !== null))]);
   return rows
     .map((row) => ({ row, profileName: (row.profileId && slugs.get(row.profileId)) || null }))
     .filter(({ row, profileName }) =>
@@ -50,40 +47,19 @@ async function dueCertificates(ctx: Context, alert: AlertRow, now: Date, windowE
     );
 }
 
-const retryable = (row: NotificationRow, now: Date): boolean =>
+/** A failed delivery, or one left `sending` by a node that died, is tried again until the attempts run out. */
+const retryable = (now: Date) => (row: AlertNotificationRow): boolean =>
   row.attempts < MAX_DELIVERY_ATTEMPTS &&
   (row.status === "failed" || (row.status === "sending" && now.getTime() - Date.parse(row.updatedAt) > STALE_SENDING_MS));
 
-/** The notification's row id when this run may send it, or null when it was sent (or is being sent) already. */
-async function claimNotification(ctx: Context, key: Pick<NotificationRow, "alertId" | "certificateId" | "channelId" | "period">, now: Date): Promise<string | null> {
-  const table = ctx.storage.tables.certificateAlertNotifications;
-  const at = now.toISOString();
-  const existing = await table.findOne(key);
-  if (!existing) {
-    const id = newId();
-    try {
-      await table.insert({ id, ...key, status: "sending", attempts: 1, error: null, sentAt: null, createdAt: at, updatedAt: at });
-      return id;
-    } catch (error) {
-      if (error instanceof UniqueViolationError) return null; // claimed by another run a moment ago
-      throw error;
-    }
-  }
-  if (!retryable(existing, now)) return null;
-  const won = await table.update(
-    { id: existing.id, status: existing.status, attempts: existing.attempts },
-    { status: "sending", attempts: existing.attempts + 1, updatedAt: at },
-  );
-  return won === 1 ? existing.id : null;
-}
-
-async function deliver(ctx: Context, alert: AlertRow, channel: ChannelRow, certificates: DueCertificate[], project: AccessRow<"projects">): Promise<void> {
+async function deliver(ctx: Context, alert: AlertRow, channel: AlertChannelRow, certificates: DueCertificate[], project: ProjectRow): Promise<void> {
+  const ports = certManagerPorts(ctx);
   if (channel.channelType === "email") {
-    await sendEmail(ctx.config, channel.config.recipients as string[], emailMessage(alert, certificates));
+    await ports.mail.send(emailMessage(alert, channel.config.recipients as string[], certificates));
     return;
   }
   const secret = channel.sealedSecret === null ? null : (await certificateSealer(ctx, project)).open(channel.sealedSecret, channelSecretBinding(channel.id));
-  await postWebhook(ctx.config, channel.config.url as string, webhookBody(alert, certificates, ctx.clock.now()), secret);
+  await ports.webhooks.post(webhookRequest(channel.config.url as string, webhookBody(alert, certificates, ctx.clock.now()), secret));
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).slice(0, MAX_ERROR_LENGTH);
@@ -92,19 +68,21 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
 export async function evaluateAlert(ctx: Context, alert: AlertRow): Promise<Evaluation> {
   const now = ctx.clock.now();
   const windowEnd = alertWindowEnd(alert.alertBefore, now);
-  // Only expiration alerts can be saved (see alert-operations.ts); anything else has nothing to evaluate.
+  // Only expiration alerts can be saved (see operations.ts); anything else has nothing to evaluate.
   if (!alert.enabled || alert.eventType !== "expiration") return { windowEnd, dueCertificates: 0, notifications: [] };
   const due = await dueCertificates(ctx, alert, now, windowEnd);
   if (due.length === 0) return { windowEnd, dueCertificates: 0, notifications: [] };
-  const project = await ctx.storage.tables.projects.get(alert.projectId);
+  const project = await ctx.repo(accessRepository).projectById(alert.projectId);
   if (!project) return { windowEnd, dueCertificates: 0, notifications: [] };
-  const channels = ((await channelsOf(ctx.storage, [alert.id])).get(alert.id) ?? []).filter((channel) => channel.enabled);
+  const alerts = ctx.repo(alertRepository);
+  const channels = ((await alerts.channelsOf([alert.id])).get(alert.id) ?? []).filter((channel) => channel.enabled);
   const period = alert.enableDailyNotification ? now.toISOString().slice(0, 10) : "once";
   const notifications: NotificationResult[] = [];
   for (const channel of channels) {
     const claimed: { id: string; certificate: DueCertificate }[] = [];
     for (const certificate of due) {
-      const id = await claimNotification(ctx, { alertId: alert.id, certificateId: certificate.row.id, channelId: channel.id, period }, now);
+      const key = { alertId: alert.id, certificateId: certificate.row.id, channelId: channel.id, period };
+      const id = await alerts.claimNotification(key, now, retryable(now));
       if (id) claimed.push({ id, certificate });
     }
     if (claimed.length === 0) continue;
@@ -115,8 +93,8 @@ export async function evaluateAlert(ctx: Context, alert: AlertRow): Promise<Eval
       failure = errorText(error);
     }
     const done = ctx.clock.now().toISOString();
-    await ctx.storage.tables.certificateAlertNotifications.update(
-      { id: { in: claimed.map((c) => c.id) } },
+    await alerts.settleNotifications(
+      claimed.map((c) => c.id),
       failure === null ? { status: "sent", error: null, sentAt: done, updatedAt: done } : { status: "failed", error: failure, updatedAt: done },
     );
     for (const { certificate } of claimed) {

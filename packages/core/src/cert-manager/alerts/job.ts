@@ -1,5 +1,6 @@
 import type { ScheduledJob } from "../../jobs/scheduler.js";
 import { evaluateAlert } from "./evaluation.js";
+import { alertRepository } from "./repository.js";
 
 /**
  * Evaluates every enabled alert once an hour, on one node per period (the scheduler's lease).
@@ -9,7 +10,7 @@ export const alertEvaluationJob: ScheduledJob = {
   name: "certificate-alert-evaluation",
   intervalMs: 60 * 60 * 1000,
   async run(ctx) {
-    const alerts = await ctx.storage.tables.certificateAlerts.find({ enabled: true }, { orderBy: [["createdAt", "asc"]] });
+    const alerts = await ctx.repo(alertRepository).enabled();
     const failures: string[] = [];
     for (const alert of alerts) {
       try {

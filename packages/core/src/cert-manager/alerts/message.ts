@@ -1,7 +1,12 @@
-/** What an alert says, as an e-mail and as a webhook body. Pure. */
-import type { CertificateRow } from "../certificates/repository.js";
-import type { AlertRow } from "./repository.js";
-import type { EmailMessage } from "../node/alert-delivery.js";
+/** What an alert says, as an e-mail and as a signed webhook request. Pure. */
+import { createHmac } from "node:crypto";
+import type { MailMessage, WebhookRequest } from "../ports.js";
+import type { AlertRow, CertificateRow } from "../tables.js";
+
+export const SIGNATURE_HEADER = "x-strongroom-signature";
+
+/** `sha256=` + hex HMAC-SHA256 of the exact body bytes; receivers recompute it with their copy of the secret. */
+export const webhookSignature = (secret: string, body: string): string => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 
 export interface DueCertificate {
   row: CertificateRow;
@@ -31,7 +36,19 @@ export function webhookBody(alert: AlertRow, certificates: DueCertificate[], sen
   });
 }
 
-export function emailMessage(alert: AlertRow, certificates: DueCertificate[]): EmailMessage {
+/** The request a webhook channel sends: JSON, signed when the channel has a signing secret. */
+export function webhookRequest(url: string, body: string, signingSecret: string | null): WebhookRequest {
+  return {
+    url,
+    body,
+    headers: {
+      "content-type": "application/json",
+      ...(signingSecret !== null ? { [SIGNATURE_HEADER]: webhookSignature(signingSecret, body) } : {}),
+    },
+  };
+}
+
+export function emailMessage(alert: AlertRow, recipients: string[], certificates: DueCertificate[]): MailMessage {
   const count = certificates.length === 1 ? "1 certificate expires" : `${certificates.length} certificates expire`;
   const lines = certificates.map(({ row }) => {
     const names = row.subjectAltNames.map((san) => san.value).join(", ");
@@ -42,6 +59,7 @@ export function emailMessage(alert: AlertRow, certificates: DueCertificate[]): E
     ].join("\n");
   });
   return {
+    to: recipients,
     subject: `[Strongroom] ${count} within ${alert.alertBefore} (alert "${alert.name}")`,
     text: [`Alert "${alert.name}" (${alert.eventType}, ${alert.alertBefore} ahead):`, "", ...lines, ""].join("\n"),
   };

@@ -1,11 +1,14 @@
-import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { Where } from "../../storage/table.js";
+import { blankToUndefined } from "../query-fields.js";
+import { type CertificateAction, certificateProject, certificateRecord } from "../scopes.js";
+import { certificateSealer } from "../sealing.js";
+import type { AlertRow } from "../tables.js";
+import { channelRows } from "./channels.js";
 import { evaluateAlert } from "./evaluation.js";
-import { type AlertRow, channelRows, channelsOf, replaceChannels, toAlertObject } from "./repository.js";
+import { alertRepository } from "./repository.js";
 import {
   type AlertChannelInput,
   alertListOutput,
@@ -16,9 +19,7 @@ import {
   listAlertsInput,
   updateAlertInput,
 } from "./schemas.js";
-import { openCertificateProject, openCertificateRecord } from "../project-scope.js";
-import { blankToUndefined } from "../query-fields.js";
-import { certificateSealer } from "../sealing.js";
+import { toAlertObject } from "./view.js";
 import { assertWebhookUrlAllowed } from "./webhook-target.js";
 
 /**
@@ -38,19 +39,17 @@ function checkChannels(ctx: Context, channels: AlertChannelInput[] | undefined):
 }
 
 async function assertNameFree(ctx: Context, projectId: string, name: string): Promise<void> {
-  if (await ctx.storage.tables.certificateAlerts.findOne({ projectId, name })) {
+  if (await ctx.repo(alertRepository).byName(projectId, name)) {
     throw new BadRequestError(`An alert named '${name}' already exists in this project`);
   }
 }
 
-async function openAlert(ctx: Context, actor: Actor, alertId: string, action: "read" | "edit" | "delete") {
-  const found = await ctx.storage.tables.certificateAlerts.get(alertId);
-  return openCertificateRecord(ctx, actor, found, "Alert", "pki-alerts", action);
-}
+const alert = (action: CertificateAction) =>
+  certificateRecord("Alert", "pki-alerts", action, (ctx, input: { alertId: string }) => ctx.repo(alertRepository).get(input.alertId));
 
-async function present(ctx: Context, alert: AlertRow) {
-  const channels = await channelsOf(ctx.storage, [alert.id]);
-  return { alert: toAlertObject(alert, channels.get(alert.id) ?? []) };
+async function present(ctx: Context, row: AlertRow) {
+  const channels = await ctx.repo(alertRepository).channelsOf([row.id]);
+  return { alert: toAlertObject(row, channels.get(row.id) ?? []) };
 }
 
 export const alertOperations = {
@@ -62,8 +61,8 @@ export const alertOperations = {
     audience: "principal",
     input: createAlertInput,
     output: alertOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "pki-alerts", "create");
+    use: certificateProject("pki-alerts", "create"),
+    async run(ctx, _actor, input, { project }) {
       assertSupportedEvent(input.eventType);
       checkChannels(ctx, input.channels);
       await assertNameFree(ctx, project.id, input.name);
@@ -82,10 +81,7 @@ export const alertOperations = {
         updatedAt: now,
       };
       const channels = channelRows(row, input.channels, [], await certificateSealer(ctx, project), now);
-      await ctx.storage.transaction(async (tx) => {
-        await tx.tables.certificateAlerts.insert(row);
-        await tx.tables.certificateAlertChannels.insertMany(channels);
-      });
+      await ctx.repo(alertRepository).create(row, channels);
       return { alert: toAlertObject(row, channels) };
     },
   }),
@@ -96,16 +92,11 @@ export const alertOperations = {
     audience: "principal",
     input: listAlertsInput,
     output: alertListOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "pki-alerts", "read");
-      const search = blankToUndefined(input.search);
-      const where: Where<AlertRow> = { projectId: project.id, ...(search ? { name: { contains: search } } : {}) };
-      const table = ctx.storage.tables.certificateAlerts;
-      const [rows, totalCount] = await Promise.all([
-        table.find(where, { orderBy: [["createdAt", "asc"], ["id", "asc"]], offset: input.offset, limit: input.limit }),
-        table.count(where),
-      ]);
-      const channels = await channelsOf(ctx.storage, rows.map((row) => row.id));
+    use: certificateProject("pki-alerts", "read"),
+    async run(ctx, _actor, input, { project }) {
+      const alerts = ctx.repo(alertRepository);
+      const { rows, totalCount } = await alerts.page(project.id, blankToUndefined(input.search), input);
+      const channels = await alerts.channelsOf(rows.map((row) => row.id));
       return { alerts: rows.map((row) => toAlertObject(row, channels.get(row.id) ?? [])), totalCount };
     },
   }),
@@ -116,9 +107,9 @@ export const alertOperations = {
     audience: "principal",
     input: alertRefInput,
     output: alertOutput,
-    async run(ctx, actor, input) {
-      const { row } = await openAlert(ctx, actor, input.alertId, "read");
-      return present(ctx, row);
+    use: alert("read"),
+    async run(ctx, _actor, _input, { record }) {
+      return present(ctx, record);
     },
   }),
 
@@ -130,8 +121,8 @@ export const alertOperations = {
     audience: "principal",
     input: updateAlertInput,
     output: alertOutput,
-    async run(ctx, actor, input) {
-      const { row, access } = await openAlert(ctx, actor, input.alertId, "edit");
+    use: alert("edit"),
+    async run(ctx, _actor, input, { record: row, project }) {
       assertSupportedEvent(input.eventType);
       checkChannels(ctx, input.channels);
       if (input.name !== undefined && input.name !== row.name) await assertNameFree(ctx, row.projectId, input.name);
@@ -142,12 +133,10 @@ export const alertOperations = {
       }
       if (input.notificationConfig) patch.enableDailyNotification = input.notificationConfig.enableDailyNotification;
       const updated = { ...row, ...patch };
-      const existing = (await channelsOf(ctx.storage, [row.id])).get(row.id) ?? [];
-      const channels = input.channels && channelRows(updated, input.channels, existing, await certificateSealer(ctx, access.project), now);
-      await ctx.storage.transaction(async (tx) => {
-        await tx.tables.certificateAlerts.update({ id: row.id }, patch);
-        if (channels) await replaceChannels(tx, row.id, channels);
-      });
+      const alerts = ctx.repo(alertRepository);
+      const existing = (await alerts.channelsOf([row.id])).get(row.id) ?? [];
+      const channels = input.channels && channelRows(updated, input.channels, existing, await certificateSealer(ctx, project), now);
+      await alerts.update(row.id, patch, channels);
       return { alert: toAlertObject(updated, channels ?? existing) };
     },
   }),
@@ -158,14 +147,10 @@ export const alertOperations = {
     audience: "principal",
     input: alertRefInput,
     output: alertOutput,
-    async run(ctx, actor, input) {
-      const { row } = await openAlert(ctx, actor, input.alertId, "delete");
-      const shown = await present(ctx, row);
-      await ctx.storage.transaction(async (tx) => {
-        await tx.tables.certificateAlertNotifications.delete({ alertId: row.id });
-        await tx.tables.certificateAlertChannels.delete({ alertId: row.id });
-        await tx.tables.certificateAlerts.delete({ id: row.id });
-      });
+    use: alert("delete"),
+    async run(ctx, _actor, _input, { record }) {
+      const shown = await present(ctx, record);
+      await ctx.repo(alertRepository).remove(record.id);
       return shown;
     },
   }),
@@ -178,8 +163,8 @@ export const alertOperations = {
     audience: "principal",
     input: alertRefInput,
     output: evaluationOutput,
-    async run(ctx, actor, input) {
-      const { row } = await openAlert(ctx, actor, input.alertId, "edit");
+    use: alert("edit"),
+    async run(ctx, _actor, _input, { record: row }) {
       if (!row.enabled) throw new BadRequestError("The alert is disabled");
       const evaluatedAt = ctx.clock.now().toISOString();
       const result = await evaluateAlert(ctx, row);

@@ -1,99 +1,93 @@
-import { BadRequestError } from "../../kernel/errors.js";
+import { defineRepository } from "../../kernel/context.js";
+import { UniqueViolationError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
-import type { CertManagerRow } from "../tables.js";
-import type { AppStorage as Storage } from "../../schema.js";
-import type { AlertChannelInput, AlertChannelObject, AlertObject } from "./schemas.js";
-import type { CertificateSealer } from "../sealing.js";
+import { tablesOf, type Where } from "../../storage/table.js";
+import { findPage, type Page, type PageRequest } from "../pages.js";
+import {
+  certificateAlertChannels,
+  certificateAlertNotifications,
+  certificateAlerts,
+  type AlertChannelRow,
+  type AlertNotificationRow,
+  type AlertRow,
+} from "../tables.js";
 
-export type AlertRow = CertManagerRow<"certificateAlerts">;
-export type ChannelRow = CertManagerRow<"certificateAlertChannels">;
+const alertTables = { certificateAlerts, certificateAlertChannels, certificateAlertNotifications };
 
-export const channelSecretBinding = (channelId: string): string => `alert-channel:${channelId}`;
+/** What one notification is about: an alert, a certificate, a channel and a period (`once` or a UTC day). */
+export type NotificationKey = Pick<AlertNotificationRow, "alertId" | "certificateId" | "channelId" | "period">;
 
-/** The public view of a channel: a webhook says whether it signs, never with what. */
-export function toChannelObject(row: ChannelRow): AlertChannelObject {
-  const config = row.channelType === "webhook" ? { ...row.config, hasSigningSecret: row.sealedSecret !== null } : { ...row.config };
+/** Alerts with their channels, and the notifications sent for them. */
+export const alertRepository = defineRepository("certificate-alerts", (ctx) => {
+  const t = tablesOf(ctx.storage, alertTables);
+  const inTransaction = <T>(fn: (tx: typeof t) => Promise<T>): Promise<T> => ctx.withTransaction((tx) => fn(tablesOf(tx.storage, alertTables)));
   return {
-    id: row.id,
-    channelType: row.channelType as AlertChannelObject["channelType"],
-    config,
-    enabled: row.enabled,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    get: (id: string): Promise<AlertRow | undefined> => t.certificateAlerts.get(id),
+    byName: (projectId: string, name: string): Promise<AlertRow | undefined> => t.certificateAlerts.findOne({ projectId, name }),
+    /** Oldest first; `search` matches the name, case-insensitively. */
+    page(projectId: string, search: string | undefined, page: PageRequest): Promise<Page<AlertRow>> {
+      const where: Where<AlertRow> = { projectId, ...(search ? { name: { contains: search } } : {}) };
+      return findPage(t.certificateAlerts, where, [["createdAt", "asc"], ["id", "asc"]], page);
+    },
+    /** Every enabled alert of every project, oldest first: what the evaluation job runs. */
+    enabled: (): Promise<AlertRow[]> => t.certificateAlerts.find({ enabled: true }, { orderBy: [["createdAt", "asc"]] }),
+    /** Channels of each alert, in their defined order. */
+    async channelsOf(alertIds: readonly string[]): Promise<Map<string, AlertChannelRow[]>> {
+      const byAlert = new Map(alertIds.map((id) => [id, [] as AlertChannelRow[]]));
+      if (alertIds.length === 0) return byAlert;
+      const rows = await t.certificateAlertChannels.find({ alertId: { in: [...alertIds] } }, { orderBy: [["position", "asc"]] });
+      for (const row of rows) byAlert.get(row.alertId)?.push(row);
+      return byAlert;
+    },
+    create: (alert: AlertRow, channels: AlertChannelRow[]): Promise<void> =>
+      inTransaction(async (tx) => {
+        await tx.certificateAlerts.insert(alert);
+        await tx.certificateAlertChannels.insertMany(channels);
+      }),
+    /** Patches the alert and, when given, replaces its channels whole. */
+    update: (id: string, patch: Partial<AlertRow>, channels: AlertChannelRow[] | undefined): Promise<void> =>
+      inTransaction(async (tx) => {
+        await tx.certificateAlerts.update({ id }, patch);
+        if (!channels) return;
+        await tx.certificateAlertChannels.delete({ alertId: id });
+        await tx.certificateAlertChannels.insertMany(channels);
+      }),
+    /** Deletes the alert, its channels and its notification history. */
+    remove: (id: string): Promise<void> =>
+      inTransaction(async (tx) => {
+        await tx.certificateAlertNotifications.delete({ alertId: id });
+        await tx.certificateAlertChannels.delete({ alertId: id });
+        await tx.certificateAlerts.delete({ id });
+      }),
+    /**
+     * Claims a notification for sending: the row id when this run may send it, or null when it was
+     * sent or is being sent. A new notification is claimed by inserting its row (unique per key); a
+     * `retryable` one by one conditional update on the status and attempts it was read with. Of two
+     * runs or nodes claiming at once, exactly one wins.
+     */
+    async claimNotification(key: NotificationKey, now: Date, retryable: (row: AlertNotificationRow) => boolean): Promise<string | null> {
+      const table = t.certificateAlertNotifications;
+      const at = now.toISOString();
+      const existing = await table.findOne(key);
+      if (!existing) {
+        const id = newId();
+        try {
+          await table.insert({ id, ...key, status: "sending", attempts: 1, error: null, sentAt: null, createdAt: at, updatedAt: at });
+          return id;
+        } catch (error) {
+          if (error instanceof UniqueViolationError) return null; // claimed by another run a moment ago
+          throw error;
+        }
+      }
+      if (!retryable(existing)) return null;
+      const won = await table.update(
+        { id: existing.id, status: existing.status, attempts: existing.attempts },
+        { status: "sending", attempts: existing.attempts + 1, updatedAt: at },
+      );
+      return won === 1 ? existing.id : null;
+    },
+    /** Records how the delivery of these claimed notifications went. */
+    settleNotifications: (ids: readonly string[], outcome: Partial<AlertNotificationRow>): Promise<number> =>
+      t.certificateAlertNotifications.update({ id: { in: [...ids] } }, outcome),
   };
-}
-
-export function toAlertObject(row: AlertRow, channels: ChannelRow[]): AlertObject {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    name: row.name,
-    description: row.description,
-    alertBefore: row.alertBefore,
-    eventType: row.eventType as AlertObject["eventType"],
-    filters: row.filters as AlertObject["filters"],
-    enabled: row.enabled,
-    notificationConfig: { enableDailyNotification: row.enableDailyNotification },
-    channels: channels.map(toChannelObject),
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-/** Channels of each alert, in their defined order. */
-export async function channelsOf(storage: Storage, alertIds: string[]): Promise<Map<string, ChannelRow[]>> {
-  const byAlert = new Map(alertIds.map((id) => [id, [] as ChannelRow[]]));
-  if (alertIds.length === 0) return byAlert;
-  const rows = await storage.tables.certificateAlertChannels.find({ alertId: { in: alertIds } }, { orderBy: [["position", "asc"]] });
-  for (const row of rows) byAlert.get(row.alertId)?.push(row);
-  return byAlert;
-}
-
-/**
- * The rows that replace an alert's channels. An input naming an existing channel by `id` keeps
- * that id, its creation time and, unless a new one is sent, its webhook signing secret.
- */
-export function channelRows(
-  alert: { id: string; projectId: string },
-  inputs: AlertChannelInput[],
-  existing: ChannelRow[],
-  sealer: CertificateSealer,
-  now: string,
-): ChannelRow[] {
-  const known = new Map(existing.map((row) => [row.id, row]));
-  const seen = new Set<string>();
-  return inputs.map((input, position) => {
-    const previous = input.id ? known.get(input.id) : undefined;
-    if (input.id && !previous) throw new BadRequestError(`Channel ${input.id} is not a channel of this alert`);
-    if (input.id && seen.has(input.id)) throw new BadRequestError(`Channel ${input.id} appears twice`);
-    if (input.id) seen.add(input.id);
-    const id = previous?.id ?? newId();
-    let config: Record<string, unknown>;
-    let sealedSecret: string | null = null;
-    if (input.channelType === "email") {
-      config = { recipients: [...new Set(input.config.recipients)] };
-    } else {
-      config = { url: input.config.url };
-      if (input.config.signingSecret !== undefined) sealedSecret = sealer.seal(input.config.signingSecret, channelSecretBinding(id));
-      else if (previous?.channelType === "webhook") sealedSecret = previous.sealedSecret;
-    }
-    return {
-      id,
-      alertId: alert.id,
-      projectId: alert.projectId,
-      position,
-      channelType: input.channelType,
-      config,
-      sealedSecret,
-      enabled: input.enabled,
-      createdAt: previous?.createdAt ?? now,
-      updatedAt: now,
-    };
-  });
-}
-
-/** Replaces an alert's channels in the caller's transaction. */
-export async function replaceChannels(tx: Storage, alertId: string, rows: ChannelRow[]): Promise<void> {
-  await tx.tables.certificateAlertChannels.delete({ alertId });
-  await tx.tables.certificateAlertChannels.insertMany(rows);
-}
+});

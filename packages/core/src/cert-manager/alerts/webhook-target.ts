@@ -1,10 +1,9 @@
 /**
  * Where an alert webhook may be delivered. The same address classes as discovery apply: loopback
  * and private addresses only when the operator allows private targets, link-local and metadata
- * addresses never. A host name is judged by the address it resolves to at delivery time, and
- * that address is the one dialled, so DNS cannot answer differently between check and connect.
+ * addresses never. A host name can only be judged by the address it resolves to, which the
+ * delivery does (see node/webhook-poster.ts).
  */
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { BadRequestError } from "../../kernel/errors.js";
 import { addressRefusal, classifyAddress } from "../../net/address-class.js";
@@ -24,13 +23,4 @@ export function assertWebhookUrlAllowed(text: string, allowPrivateTargets: boole
       ? addressRefusal("loopback", allowPrivateTargets)
       : null;
   if (refusal) throw new BadRequestError(`Webhook URL ${url.origin} refused: ${refusal}`);
-}
-
-/** The address to dial for a delivery; throws (a plain Error, recorded on the notification) when it is refused. */
-export async function resolveWebhookAddress(url: URL, allowPrivateTargets: boolean): Promise<string> {
-  const host = webhookHost(url);
-  const address = isIP(host) ? host : (await lookup(host)).address;
-  const refusal = addressRefusal(classifyAddress(address), allowPrivateTargets);
-  if (refusal) throw new Error(`Refused to deliver to ${address}: ${refusal}`);
-  return address;
 }

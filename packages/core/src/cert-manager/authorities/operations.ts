@@ -2,26 +2,34 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { AccessRow } from "../../access/tables.js";
-import { type CaRow, caKeyBinding, issuerOf, toCaObject } from "./repository.js";
-import { caListOutput, caOutput, caRefInput, createCaInput, listCasInput } from "./schemas.js";
+import type { ProjectRow } from "../../access/tables.js";
 import { createIntermediateCa, createRootCa } from "../../x509/issue.js";
-import { openCertificateProject, openCertificateRecord } from "../project-scope.js";
+import { type CertificateAction, certificateProject, certificateRecord } from "../scopes.js";
 import { certificateSealer } from "../sealing.js";
+import type { CaRow } from "../tables.js";
+import { caKeyBinding, issuerOf } from "./issuer.js";
+import { authorityRepository } from "./repository.js";
+import { caListOutput, caOutput, caRefInput, createCaInput, listCasInput } from "./schemas.js";
+import { toCaObject } from "./view.js";
 
 const DAY_MS = 86_400_000;
 
 /** The parent of a new intermediate: a CA of the same project (400 otherwise, as the id came in the body). */
-async function parentCa(ctx: Context, project: AccessRow<"projects">, type: "root" | "intermediate", parentCaId: string | undefined): Promise<CaRow | undefined> {
+async function parentCa(ctx: Context, project: ProjectRow, type: "root" | "intermediate", parentCaId: string | undefined): Promise<CaRow | undefined> {
   if (type === "root") {
     if (parentCaId) throw new BadRequestError("A root CA has no parentCaId");
     return undefined;
   }
   if (!parentCaId) throw new BadRequestError("An intermediate CA needs parentCaId");
-  const parent = await ctx.storage.tables.certificateAuthorities.get(parentCaId);
-  if (!parent || parent.projectId !== project.id) throw new BadRequestError("parentCaId does not name a CA of this project");
+  const parent = await ctx.repo(authorityRepository).ofProject(project.id, parentCaId);
+  if (!parent) throw new BadRequestError("parentCaId does not name a CA of this project");
   return parent;
 }
+
+const authority = (action: CertificateAction) =>
+  certificateRecord("Certificate authority", "certificate-authorities", action, (ctx, input: { caId: string }) =>
+    ctx.repo(authorityRepository).get(input.caId),
+  );
 
 export const certificateAuthorityOperations = {
   create: defineOperation({
@@ -32,10 +40,11 @@ export const certificateAuthorityOperations = {
     audience: "principal",
     input: createCaInput,
     output: caOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "certificate-authorities", "create");
+    use: certificateProject("certificate-authorities", "create"),
+    async run(ctx, _actor, input, { project }) {
+      const authorities = ctx.repo(authorityRepository);
       const parent = await parentCa(ctx, project, input.type, input.parentCaId);
-      if (await ctx.storage.tables.certificateAuthorities.findOne({ projectId: project.id, name: input.name })) {
+      if (await authorities.byName(project.id, input.name)) {
         throw new BadRequestError(`A CA named '${input.name}' already exists in this project`);
       }
       const nowDate = ctx.clock.now();
@@ -62,7 +71,7 @@ export const certificateAuthorityOperations = {
         createdAt: now,
         updatedAt: now,
       };
-      await ctx.storage.tables.certificateAuthorities.insert(row);
+      await authorities.insert(row);
       return { ca: toCaObject(row) };
     },
   }),
@@ -73,10 +82,9 @@ export const certificateAuthorityOperations = {
     audience: "principal",
     input: listCasInput,
     output: caListOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "certificate-authorities", "read");
-      const rows = await ctx.storage.tables.certificateAuthorities.find({ projectId: project.id }, { orderBy: [["createdAt", "asc"], ["id", "asc"]] });
-      return { cas: rows.map(toCaObject) };
+    use: certificateProject("certificate-authorities", "read"),
+    async run(ctx, _actor, _input, { project }) {
+      return { cas: (await ctx.repo(authorityRepository).list(project.id)).map(toCaObject) };
     },
   }),
 
@@ -86,10 +94,9 @@ export const certificateAuthorityOperations = {
     audience: "principal",
     input: caRefInput,
     output: caOutput,
-    async run(ctx, actor, input) {
-      const row = await ctx.storage.tables.certificateAuthorities.get(input.caId);
-      const { row: ca } = await openCertificateRecord(ctx, actor, row, "Certificate authority", "certificate-authorities", "read");
-      return { ca: toCaObject(ca) };
+    use: authority("read"),
+    async run(_ctx, _actor, _input, { record }) {
+      return { ca: toCaObject(record) };
     },
   }),
 };

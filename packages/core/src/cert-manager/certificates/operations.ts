@@ -1,10 +1,18 @@
+import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { Where } from "../../storage/table.js";
-import type { KeyAlgorithm } from "../../x509/algorithms.js";
-import { type CaRow, issuerOf } from "../authorities/repository.js";
+import type { ProjectRow } from "../../access/tables.js";
 import { parseCertificate } from "../../x509/certificate-reader.js";
-import { type CertificateRow, certificateRow, toCertificateObject } from "./repository.js";
+import { type IssuerInput, issueCertificate } from "../../x509/issue.js";
+import type { PreparedIssuer } from "../../x509/issuer.js";
+import { issuerOf } from "../authorities/issuer.js";
+import { authorityRepository } from "../authorities/repository.js";
+import { mergeProfileDefaults } from "../profiles/merge.js";
+import { profileRepository } from "../profiles/repository.js";
+import { blankToUndefined } from "../query-fields.js";
+import { type CertificateAction, certificateProject, certificateRecord } from "../scopes.js";
+import type { CaRow, ProfileRow } from "../tables.js";
+import { certificateRepository } from "./repository.js";
 import {
   certificateListOutput,
   certificateOutput,
@@ -13,10 +21,25 @@ import {
   issueCertificateOutput,
   listCertificatesInput,
 } from "./schemas.js";
-import { type IssuerInput, issueCertificate } from "../../x509/issue.js";
-import { mergeProfileDefaults } from "../profiles/merge.js";
-import { openCertificateProject, openCertificateRecord } from "../project-scope.js";
-import { blankToUndefined } from "../query-fields.js";
+import { toCertificateObject } from "./view.js";
+
+/** The profile's CA ready to sign, or nothing for a self-signed profile (400 when its CA is gone). */
+async function profileSigner(ctx: Context, project: ProjectRow, profile: ProfileRow): Promise<{ ca: CaRow; issuer: PreparedIssuer } | undefined> {
+  if (profile.issuerType !== "ca") return undefined;
+  const ca = profile.caId ? await ctx.repo(authorityRepository).ofProject(profile.projectId, profile.caId) : undefined;
+  if (!ca) throw new BadRequestError("The profile's CA no longer exists");
+  return { ca, issuer: await issuerOf(ctx, project, ca) };
+}
+
+/** Issuing is `create` on certificates, checked against the profile's project. */
+const issuingProfile = certificateRecord("Certificate profile", "certificates", "create", (ctx, input: { profileId: string }) =>
+  ctx.repo(profileRepository).get(input.profileId),
+);
+
+const certificate = (action: CertificateAction) =>
+  certificateRecord("Certificate", "certificates", action, (ctx, input: { certificateId: string }) =>
+    ctx.repo(certificateRepository).get(input.certificateId),
+  );
 
 export const certificateOperations = {
   issue: defineOperation({
@@ -27,29 +50,21 @@ export const certificateOperations = {
     audience: "principal",
     input: issueCertificateInput,
     output: issueCertificateOutput,
-    async run(ctx, actor, input) {
-      const found = await ctx.storage.tables.certificateProfiles.get(input.profileId);
-      const { row: profile, access } = await openCertificateRecord(ctx, actor, found, "Certificate profile", "certificates", "create");
-      let ca: CaRow | undefined;
-      let issuer: IssuerInput = "self-signed";
-      let signerKeyAlgorithm: KeyAlgorithm | undefined;
-      if (profile.issuerType === "ca") {
-        ca = profile.caId ? await ctx.storage.tables.certificateAuthorities.get(profile.caId) : undefined;
-        if (!ca || ca.projectId !== profile.projectId) throw new BadRequestError("The profile's CA no longer exists");
-        const prepared = await issuerOf(ctx, access.project, ca);
-        issuer = prepared;
-        signerKeyAlgorithm = prepared.keyAlgorithm;
-      }
+    use: issuingProfile,
+    async run(ctx, _actor, input, { project, record: profile }) {
+      const signer = await profileSigner(ctx, project, profile);
+      const issuer: IssuerInput = signer?.issuer ?? "self-signed";
+      const signerKeyAlgorithm = signer?.issuer.keyAlgorithm;
       const resolved = mergeProfileDefaults(profile.defaults, input.attributes, signerKeyAlgorithm ? { signerKeyAlgorithm } : {});
       const nowDate = ctx.clock.now();
       const issued = await issueCertificate({ ...resolved, issuer, now: nowDate, ...(input.csr !== undefined ? { csrPem: input.csr } : {}) });
+      const ca = signer?.ca;
       const issuingCaCertificate = ca ? ca.certificatePem : issued.certificatePem;
       const certificateChain = ca ? ca.certificatePem + ca.certificateChain : issued.certificatePem;
-      const row = certificateRow(
+      const row = await ctx.repo(certificateRepository).recordIssued(
         parseCertificate(issued.certificatePem),
         {
           projectId: profile.projectId,
-          source: "issued",
           caId: ca?.id ?? null,
           profileId: profile.id,
           keyAlgorithm: issued.keyAlgorithm,
@@ -58,7 +73,6 @@ export const certificateOperations = {
         },
         nowDate.toISOString(),
       );
-      await ctx.storage.tables.certificates.insert(row);
       return {
         certificate: {
           certificate: issued.certificatePem,
@@ -79,19 +93,10 @@ export const certificateOperations = {
     audience: "principal",
     input: listCertificatesInput,
     output: certificateListOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "certificates", "read");
-      const search = blankToUndefined(input.search);
-      const where: Where<CertificateRow> = {
-        projectId: project.id,
-        ...(input.source ? { source: input.source } : {}),
-        ...(search ? { commonName: { contains: search } } : {}),
-      };
-      const table = ctx.storage.tables.certificates;
-      const [rows, totalCount] = await Promise.all([
-        table.find(where, { orderBy: [["createdAt", "desc"], ["id", "desc"]], offset: input.offset, limit: input.limit }),
-        table.count(where),
-      ]);
+    use: certificateProject("certificates", "read"),
+    async run(ctx, _actor, input, { project }) {
+      const filter = { ...(input.source ? { source: input.source } : {}), search: blankToUndefined(input.search) };
+      const { rows, totalCount } = await ctx.repo(certificateRepository).page(project.id, filter, input);
       const now = ctx.clock.now();
       return { certificates: rows.map((row) => toCertificateObject(row, now)), totalCount };
     },
@@ -103,10 +108,9 @@ export const certificateOperations = {
     audience: "principal",
     input: certificateRefInput,
     output: certificateOutput,
-    async run(ctx, actor, input) {
-      const found = await ctx.storage.tables.certificates.get(input.certificateId);
-      const { row } = await openCertificateRecord(ctx, actor, found, "Certificate", "certificates", "read");
-      return { certificate: toCertificateObject(row, ctx.clock.now()) };
+    use: certificate("read"),
+    async run(ctx, _actor, _input, { record }) {
+      return { certificate: toCertificateObject(record, ctx.clock.now()) };
     },
   }),
 };

@@ -1,39 +1,14 @@
+import { defineRepository } from "../../kernel/context.js";
 import { UniqueViolationError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
-import type { CertManagerRow } from "../tables.js";
-import type { AppStorage as Storage } from "../../schema.js";
+import { tablesOf, type Where } from "../../storage/table.js";
 import type { ParsedCertificate } from "../../x509/certificate-reader.js";
-import type { CertificateRecordObject } from "./schemas.js";
-import type { ScannedCertificate } from "../node/tls-scanner.js";
+import { findPage, type Page, type PageRequest } from "../pages.js";
+import type { ScannedCertificate } from "../ports.js";
+import { certificates, type CertificateRow } from "../tables.js";
 
-export type CertificateRow = CertManagerRow<"certificates">;
-
-export function toCertificateObject(row: CertificateRow, now: Date): CertificateRecordObject {
-  return {
-    id: row.id,
-    projectId: row.projectId,
-    source: row.source as CertificateRecordObject["source"],
-    status: Date.parse(row.notAfter) <= now.getTime() ? "expired" : "active",
-    caId: row.caId,
-    profileId: row.profileId,
-    commonName: row.commonName,
-    subject: row.subject,
-    issuer: row.issuer,
-    subjectAltNames: row.subjectAltNames,
-    serialNumber: row.serialNumber,
-    fingerprint: row.fingerprint,
-    isCA: row.isCA,
-    keyAlgorithm: row.keyAlgorithm,
-    notBefore: row.notBefore,
-    notAfter: row.notAfter,
-    certificate: row.certificatePem,
-    certificateChain: row.certificateChain,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
-}
-
-interface Provenance {
+/** Where a certificate came from, besides what it says itself. */
+export interface Provenance {
   projectId: string;
   source: "issued" | "discovered";
   caId: string | null;
@@ -43,8 +18,14 @@ interface Provenance {
   certificateChain: string;
 }
 
+export interface CertificateFilter {
+  source?: "issued" | "discovered";
+  /** Case-insensitive substring of the common name. */
+  search?: string;
+}
+
 /** A new row from what parseCertificate read and where the certificate came from. */
-export function certificateRow(parsed: ParsedCertificate, provenance: Provenance, now: string): CertificateRow {
+function certificateRow(parsed: ParsedCertificate, provenance: Provenance, now: string): CertificateRow {
   return {
     id: newId(),
     ...provenance,
@@ -62,50 +43,72 @@ export function certificateRow(parsed: ParsedCertificate, provenance: Provenance
   };
 }
 
-/**
- * Records a chain a server presented, one row per certificate by fingerprint: a certificate
- * seen before (discovered elsewhere, or issued here) keeps its row. Returns the ids in chain
- * order and how many rows are new.
- */
-export async function recordPresentedChain(
-  storage: Storage,
-  projectId: string,
-  chain: ScannedCertificate[],
-  now: string,
-): Promise<{ ids: string[]; created: number }> {
-  const table = storage.tables.certificates;
-  const ids: string[] = [];
-  let created = 0;
-  for (const [index, certificate] of chain.entries()) {
-    const existing = await table.findOne({ projectId, fingerprint: certificate.fingerprintSha256 });
-    if (existing) {
-      ids.push(existing.id);
-      continue;
-    }
-    const row = certificateRow(
-      certificate,
-      {
+/** Certificates issued here or found on the network, one row per project and SHA-256 fingerprint. */
+export const certificateRepository = defineRepository("certificates", (ctx) => {
+  const t = tablesOf(ctx.storage, { certificates });
+  return {
+    get: (id: string): Promise<CertificateRow | undefined> => t.certificates.get(id),
+    byIds: (ids: readonly string[]): Promise<CertificateRow[]> => (ids.length ? t.certificates.find({ id: { in: [...ids] } }) : Promise.resolve([])),
+    /** Newest first. */
+    page(projectId: string, filter: CertificateFilter, page: PageRequest): Promise<Page<CertificateRow>> {
+      const where: Where<CertificateRow> = {
         projectId,
-        source: "discovered",
-        caId: null,
-        profileId: null,
-        keyAlgorithm: null,
-        certificatePem: certificate.pem,
-        certificateChain: chain.slice(index + 1).map((c) => c.pem).join(""),
-      },
-      now,
-    );
-    try {
-      await table.insert(row);
-      ids.push(row.id);
-      created++;
-    } catch (error) {
-      // Another scan of the same project recorded it a moment ago.
-      if (!(error instanceof UniqueViolationError)) throw error;
-      const raced = await table.findOne({ projectId, fingerprint: certificate.fingerprintSha256 });
-      if (!raced) throw error;
-      ids.push(raced.id);
-    }
-  }
-  return { ids, created };
-}
+        ...(filter.source ? { source: filter.source } : {}),
+        ...(filter.search ? { commonName: { contains: filter.search } } : {}),
+      };
+      return findPage(t.certificates, where, [["createdAt", "desc"], ["id", "desc"]], page);
+    },
+    /** The project's certificates whose notAfter is no later than `end`, soonest first. */
+    expiringBy: (projectId: string, end: Date): Promise<CertificateRow[]> =>
+      t.certificates.find({ projectId, notAfter: { lte: end.toISOString() } }, { orderBy: [["notAfter", "asc"]] }),
+    /** Records a certificate issued here and returns its row. */
+    async recordIssued(parsed: ParsedCertificate, provenance: Omit<Provenance, "source">, now: string): Promise<CertificateRow> {
+      const row = certificateRow(parsed, { ...provenance, source: "issued" }, now);
+      await t.certificates.insert(row);
+      return row;
+    },
+    /**
+     * Records a chain a server presented, one row per certificate by fingerprint: a certificate
+     * seen before (discovered elsewhere, or issued here) keeps its row. Returns the ids in chain
+     * order and how many rows are new.
+     */
+    async recordPresentedChain(projectId: string, chain: ScannedCertificate[], now: string): Promise<{ ids: string[]; created: number }> {
+      const ids: string[] = [];
+      let created = 0;
+      for (const [index, certificate] of chain.entries()) {
+        const existing = await t.certificates.findOne({ projectId, fingerprint: certificate.fingerprintSha256 });
+        if (existing) {
+          ids.push(existing.id);
+          continue;
+        }
+        const row = certificateRow(
+          certificate,
+          {
+            projectId,
+            source: "discovered",
+            caId: null,
+            profileId: null,
+            keyAlgorithm: null,
+            certificatePem: certificate.pem,
+            certificateChain: chain.slice(index + 1).map((c) => c.pem).join(""),
+          },
+          now,
+        );
+        try {
+          await t.certificates.insert(row);
+          ids.push(row.id);
+          created++;
+        } catch (error) {
+          // Another scan of the same project recorded it a moment ago.
+          if (!(error instanceof UniqueViolationError)) throw error;
+          const raced = await t.certificates.findOne({ projectId, fingerprint: certificate.fingerprintSha256 });
+          if (!raced) throw error;
+          ids.push(raced.id);
+        }
+      }
+      return { ids, created };
+    },
+    /** The certificates issued from a profile being deleted keep their row, no longer linked to it. */
+    unlinkProfile: (profileId: string): Promise<number> => t.certificates.update({ profileId }, { profileId: null }),
+  };
+});

@@ -1,6 +1,7 @@
 import type { ScheduledJob } from "../../jobs/scheduler.js";
 import { BadRequestError } from "../../kernel/errors.js";
-import type { DiscoveryJobRow } from "./repository.js";
+import type { DiscoveryJobRow } from "../tables.js";
+import { discoveryRepository } from "./repository.js";
 import { claimScan, runScan } from "./scan.js";
 
 const DAY_MS = 86_400_000;
@@ -18,7 +19,7 @@ export const discoveryAutoScanJob: ScheduledJob = {
   name: "certificate-discovery-autoscan",
   intervalMs: 60 * 60 * 1000,
   async run(ctx) {
-    const jobs = await ctx.storage.tables.discoveryJobs.find({ isAutoScanEnabled: true, isActive: true }, { orderBy: [["createdAt", "asc"]] });
+    const jobs = await ctx.repo(discoveryRepository).autoScanned();
     for (const job of jobs) {
       if (!isScanDue(job, ctx.clock.now())) continue;
       let claimed: DiscoveryJobRow;

@@ -1,10 +1,11 @@
-import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { Where } from "../../storage/table.js";
-import { type DiscoveryJobRow, toDiscoveryJobObject } from "./repository.js";
+import { blankToUndefined } from "../query-fields.js";
+import { type CertificateAction, certificateProject, certificateRecord } from "../scopes.js";
+import type { DiscoveryJobRow } from "../tables.js";
+import { discoveryRepository } from "./repository.js";
 import { claimScan, runScanInBackground } from "./scan.js";
 import {
   createDiscoveryJobInput,
@@ -14,9 +15,8 @@ import {
   listDiscoveryJobsInput,
   updateDiscoveryJobInput,
 } from "./schemas.js";
-import { openCertificateProject, openCertificateRecord } from "../project-scope.js";
-import { blankToUndefined } from "../query-fields.js";
 import { type TargetConfigInput, expandTargets } from "./targets.js";
+import { toDiscoveryJobObject } from "./view.js";
 
 /** Every target is checked when saved, so a job that could never scan (or may not) is refused with the target named. */
 const checkTargets = (ctx: Context, targetConfig: TargetConfigInput): void => {
@@ -32,15 +32,13 @@ function refuseGateways(input: { gatewayId?: string | null; gatewayPoolId?: stri
 }
 
 async function assertNameFree(ctx: Context, projectId: string, name: string): Promise<void> {
-  if (await ctx.storage.tables.discoveryJobs.findOne({ projectId, name })) {
+  if (await ctx.repo(discoveryRepository).byName(projectId, name)) {
     throw new BadRequestError(`A discovery job named '${name}' already exists in this project`);
   }
 }
 
-async function openJob(ctx: Context, actor: Actor, id: string, action: "read" | "edit" | "delete") {
-  const found = await ctx.storage.tables.discoveryJobs.get(id);
-  return openCertificateRecord(ctx, actor, found, "Discovery job", "pki-discovery", action);
-}
+const discoveryJob = (action: CertificateAction) =>
+  certificateRecord("Discovery job", "pki-discovery", action, (ctx, input: { id: string }) => ctx.repo(discoveryRepository).get(input.id));
 
 export const discoveryOperations = {
   create: defineOperation({
@@ -51,8 +49,8 @@ export const discoveryOperations = {
     audience: "principal",
     input: createDiscoveryJobInput,
     output: discoveryJobSchema,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "pki-discovery", "create");
+    use: certificateProject("pki-discovery", "create"),
+    async run(ctx, _actor, input, { project }) {
       refuseGateways(input);
       checkTargets(ctx, input.targetConfig);
       await assertNameFree(ctx, project.id, input.name);
@@ -77,7 +75,7 @@ export const discoveryOperations = {
         createdAt: now,
         updatedAt: now,
       };
-      await ctx.storage.tables.discoveryJobs.insert(row);
+      await ctx.repo(discoveryRepository).insert(row);
       return toDiscoveryJobObject(row);
     },
   }),
@@ -88,15 +86,9 @@ export const discoveryOperations = {
     audience: "principal",
     input: listDiscoveryJobsInput,
     output: discoveryJobListOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "pki-discovery", "read");
-      const search = blankToUndefined(input.search);
-      const where: Where<DiscoveryJobRow> = { projectId: project.id, ...(search ? { name: { contains: search } } : {}) };
-      const table = ctx.storage.tables.discoveryJobs;
-      const [rows, totalCount] = await Promise.all([
-        table.find(where, { orderBy: [["createdAt", "asc"], ["id", "asc"]], offset: input.offset, limit: input.limit }),
-        table.count(where),
-      ]);
+    use: certificateProject("pki-discovery", "read"),
+    async run(ctx, _actor, input, { project }) {
+      const { rows, totalCount } = await ctx.repo(discoveryRepository).page(project.id, blankToUndefined(input.search), input);
       return { discoveryJobs: rows.map(toDiscoveryJobObject), totalCount };
     },
   }),
@@ -107,9 +99,9 @@ export const discoveryOperations = {
     audience: "principal",
     input: discoveryJobRefInput,
     output: discoveryJobSchema,
-    async run(ctx, actor, input) {
-      const { row } = await openJob(ctx, actor, input.id, "read");
-      return toDiscoveryJobObject(row);
+    use: discoveryJob("read"),
+    async run(_ctx, _actor, _input, { record }) {
+      return toDiscoveryJobObject(record);
     },
   }),
 
@@ -119,8 +111,8 @@ export const discoveryOperations = {
     audience: "principal",
     input: updateDiscoveryJobInput,
     output: discoveryJobSchema,
-    async run(ctx, actor, input) {
-      const { row } = await openJob(ctx, actor, input.id, "edit");
+    use: discoveryJob("edit"),
+    async run(ctx, _actor, input, { record: row }) {
       refuseGateways(input);
       if (input.targetConfig) checkTargets(ctx, input.targetConfig);
       if (input.name !== undefined && input.name !== row.name) await assertNameFree(ctx, row.projectId, input.name);
@@ -128,7 +120,7 @@ export const discoveryOperations = {
       for (const key of ["name", "description", "targetConfig", "isAutoScanEnabled", "scanIntervalDays", "isActive"] as const) {
         if (input[key] !== undefined) Object.assign(patch, { [key]: input[key] });
       }
-      await ctx.storage.tables.discoveryJobs.update({ id: row.id }, patch);
+      await ctx.repo(discoveryRepository).update(row.id, patch);
       return toDiscoveryJobObject({ ...row, ...patch });
     },
   }),
@@ -139,13 +131,10 @@ export const discoveryOperations = {
     audience: "principal",
     input: discoveryJobRefInput,
     output: discoveryJobSchema,
-    async run(ctx, actor, input) {
-      const { row } = await openJob(ctx, actor, input.id, "delete");
-      await ctx.storage.transaction(async (tx) => {
-        await tx.tables.certificateInstallations.update({ discoveryId: row.id }, { discoveryId: null });
-        await tx.tables.discoveryJobs.delete({ id: row.id });
-      });
-      return toDiscoveryJobObject(row);
+    use: discoveryJob("delete"),
+    async run(ctx, _actor, _input, { record }) {
+      await ctx.repo(discoveryRepository).remove(record.id);
+      return toDiscoveryJobObject(record);
     },
   }),
 
@@ -157,9 +146,9 @@ export const discoveryOperations = {
     audience: "principal",
     input: discoveryJobRefInput,
     output: discoveryJobSchema,
-    async run(ctx, actor, input) {
-      const { row } = await openJob(ctx, actor, input.id, "edit");
-      const claimed = await claimScan(ctx, row);
+    use: discoveryJob("edit"),
+    async run(ctx, _actor, _input, { record }) {
+      const claimed = await claimScan(ctx, record);
       runScanInBackground(ctx, claimed);
       return toDiscoveryJobObject(claimed);
     },

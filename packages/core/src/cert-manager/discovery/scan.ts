@@ -7,10 +7,12 @@ import { defineService, type Context } from "../../kernel/context.js";
 import { BadRequestError, StrongroomError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { addressRefusal, classifyAddress } from "../../net/address-class.js";
-import { recordPresentedChain } from "../certificates/repository.js";
-import type { DiscoveryJobRow } from "./repository.js";
-import { recordSighting } from "../installations/repository.js";
-import { type ScanResult, scanTargets } from "../node/tls-scanner.js";
+import { certificateRepository } from "../certificates/repository.js";
+import { installationRepository } from "../installations/repository.js";
+import { certManagerPorts } from "../io.js";
+import type { ScanResult } from "../ports.js";
+import type { DiscoveryJobRow } from "../tables.js";
+import { discoveryRepository } from "./repository.js";
 import { expandTargets } from "./targets.js";
 
 /** A pending or running scan older than this is taken to have died with its node, and may be replaced. */
@@ -36,8 +38,8 @@ export async function claimScan(ctx: Context, job: DiscoveryJobRow): Promise<Dis
     scanRequestedAt: now,
     updatedAt: now,
   } satisfies Partial<DiscoveryJobRow>;
-  const claimed = await ctx.storage.tables.discoveryJobs.update({ id: job.id, lastScanJobId: job.lastScanJobId }, patch);
-  if (claimed !== 1) throw new BadRequestError("A scan of this discovery job is already in progress");
+  const claimed = await ctx.repo(discoveryRepository).updateClaimed(job, patch);
+  if (!claimed) throw new BadRequestError("A scan of this discovery job is already in progress");
   return { ...job, ...patch };
 }
 
@@ -56,23 +58,22 @@ const failureMessage = (error: unknown): string =>
 
 /** Runs the claimed scan `job.lastScanJobId` to its end. Never throws: the outcome is written on the job. */
 export async function runScan(ctx: Context, job: DiscoveryJobRow): Promise<void> {
-  const table = ctx.storage.tables.discoveryJobs;
-  const scanJobId = job.lastScanJobId;
-  const mine = { id: job.id, lastScanJobId: scanJobId };
+  const jobs = ctx.repo(discoveryRepository);
+  const mine = { id: job.id, lastScanJobId: job.lastScanJobId };
   const finish = (status: "completed" | "failed", message: string) => {
     const now = ctx.clock.now().toISOString();
-    return table.update(mine, { lastScanStatus: status, lastScanMessage: message, lastScannedAt: now, updatedAt: now });
+    return jobs.updateClaimed(mine, { lastScanStatus: status, lastScanMessage: message, lastScannedAt: now, updatedAt: now });
   };
   try {
     // Checked again at run time: the configuration may have changed since the job was saved.
     const targets = expandTargets(job.targetConfig, { allowPrivateTargets: ctx.config.allowPrivateTargets });
-    const started = await table.update(mine, {
+    const started = await jobs.updateClaimed(mine, {
       lastScanStatus: "running",
       lastScanMessage: `Scanning ${targets.length} endpoint${targets.length === 1 ? "" : "s"}`,
       updatedAt: ctx.clock.now().toISOString(),
     });
-    if (started !== 1) return;
-    const results = await scanTargets(targets, {
+    if (!started) return;
+    const results = await certManagerPorts(ctx).tls.scan(targets, {
       concurrency: ctx.config.scanConcurrency,
       timeoutMs: ctx.config.scanTimeoutMs,
       refuseAddress: (address) => addressRefusal(classifyAddress(address), ctx.config.allowPrivateTargets),
@@ -81,12 +82,12 @@ export async function runScan(ctx: Context, job: DiscoveryJobRow): Promise<void>
     for (const result of results) {
       if (result.status !== "ok") continue;
       // A job deleted or re-scanned meanwhile no longer owns what this scan found.
-      if (!(await table.findOne(mine))) return;
+      if (!(await jobs.holdsClaim(mine))) return;
       const now = ctx.clock.now().toISOString();
-      const chain = await recordPresentedChain(ctx.storage, job.projectId, result.certificates, now);
+      const chain = await ctx.repo(certificateRepository).recordPresentedChain(job.projectId, result.certificates, now);
       created += chain.created;
       const leaf = result.certificates[0]!;
-      await recordSighting(ctx.storage, {
+      await ctx.repo(installationRepository).recordSighting({
         projectId: job.projectId,
         discovery: { id: job.id, name: job.name },
         result,

@@ -47,3 +47,4 @@ export const installationOutput = z.object({
 });
 
 export type InstallationObject = z.infer<typeof installationSchema>;
+export type LinkedCertificateObject = z.infer<typeof linkedCertificateSchema>;

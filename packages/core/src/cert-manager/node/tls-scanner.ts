@@ -6,43 +6,9 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { type DetailedPeerCertificate, type TLSSocket, connect } from "node:tls";
-import { type ParsedCertificate, parseCertificate } from "../../x509/certificate-reader.js";
+import { parseCertificate } from "../../x509/certificate-reader.js";
 import { derToPem } from "../../x509/pem.js";
-
-export interface ScanTarget {
-  host: string;
-  port: number;
-  servername?: string;
-}
-
-export type ScanStatus = "ok" | "closed" | "timeout" | "error";
-
-export interface ScannedCertificate extends ParsedCertificate {
-  pem: string;
-}
-
-export interface ScanResult extends ScanTarget {
-  /** The address dialled; absent when the name did not resolve or the address was refused. */
-  address?: string;
-  status: ScanStatus;
-  /** Leaf first, then the chain as the server sent it. */
-  certificates: ScannedCertificate[];
-  message: string;
-}
-
-export interface ScanOptions {
-  /** Handshakes in flight at once. */
-  concurrency?: number;
-  /** Hard limit per target, from dialling to the end of the handshake. */
-  timeoutMs?: number;
-  /** Host name → the address to dial. Defaults to the system resolver's first answer. */
-  resolve?: (hostname: string) => Promise<string>;
-  /**
-   * Why an address may not be dialled, or null. Applied to the address actually dialled, so a
-   * domain that resolves to a refused address is caught too (see addressRefusal).
-   */
-  refuseAddress?: (address: string) => string | null;
-}
+import type { ScanOptions, ScanResult, ScanTarget, ScannedCertificate, TlsScanner } from "../ports.js";
 
 const defaultResolve = async (hostname: string): Promise<string> => (await lookup(hostname)).address;
 
@@ -168,3 +134,6 @@ export async function scanTargets(targets: ScanTarget[], options: ScanOptions = 
   await Promise.all(Array.from({ length: Math.min(concurrency, targets.length) }, worker));
   return results;
 }
+
+/** The TLS scanner an instance uses unless given another. */
+export const nodeTlsScanner: TlsScanner = { scan: scanTargets };

@@ -1,53 +1,24 @@
 /** Profile defaults + request attributes → one fully resolved issuance (DESIGN.md §8). Pure. */
 import {
+  DEFAULT_KEY_ALGORITHM,
   type KeyAlgorithm,
-  type SignatureAlgorithm,
   assertSignatureCompatible,
   defaultSignatureAlgorithm,
 } from "../../x509/algorithms.js";
-import { resolveTtl } from "../durations.js";
 import {
-  type BasicConstraints,
   type CustomExtension,
-  type IssuanceAttributes,
-  type ProfileDefaults,
-  type SubjectAltNameInput,
-  inferSanType,
-} from "../schemas.js";
-import type { ExtendedKeyUsage, KeyUsage, SubjectAltName } from "../../x509/vocabulary.js";
-
-export interface SubjectAttributes {
-  commonName?: string;
-  organization?: string;
-  organizationalUnit?: string;
-  country?: string;
-  state?: string;
-  locality?: string;
-}
-
-export const SUBJECT_ATTRIBUTES = ["commonName", "organization", "organizationalUnit", "country", "state", "locality"] as const;
-
-/** Everything a certificate needs besides its issuer, clock and optional CSR. */
-export interface ResolvedIssuance {
-  subject: SubjectAttributes;
-  keyAlgorithm: KeyAlgorithm;
-  signatureAlgorithm: SignatureAlgorithm;
-  keyUsages: KeyUsage[];
-  extendedKeyUsages: ExtendedKeyUsage[];
-  basicConstraints?: BasicConstraints;
-  subjectAltNames: SubjectAltName[];
-  domainComponents: string[];
-  customExtensions: CustomExtension[];
-  ttlMs: number;
-}
+  type ResolvedIssuance,
+  SUBJECT_ATTRIBUTES,
+  type SubjectAttributes,
+} from "../../x509/resolved-issuance.js";
+import type { SubjectAltName } from "../../x509/vocabulary.js";
+import { resolveTtl } from "../durations.js";
+import { type IssuanceAttributes, type ProfileDefaults, type SubjectAltNameInput, inferSanType } from "../schemas.js";
 
 export interface MergeOptions {
   /** The issuing CA's key; absent for self-signed, where the certificate's own key signs. */
   signerKeyAlgorithm?: KeyAlgorithm;
 }
-
-/** Key algorithm when neither the request nor the profile names one (SPEC.md's sample value). */
-export const DEFAULT_KEY_ALGORITHM: KeyAlgorithm = "RSA_2048";
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
 

@@ -1,13 +1,14 @@
-import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { AccessRow } from "../../access/tables.js";
-import type { Where } from "../../storage/table.js";
-import { type KeyAlgorithm, assertSignatureCompatible } from "../../x509/algorithms.js";
-import { DEFAULT_KEY_ALGORITHM } from "./merge.js";
-import { type ProfileRow, toProfileObject } from "./repository.js";
+import { DEFAULT_KEY_ALGORITHM, type KeyAlgorithm, assertSignatureCompatible } from "../../x509/algorithms.js";
+import { authorityRepository } from "../authorities/repository.js";
+import { blankToUndefined } from "../query-fields.js";
+import type { ProfileDefaults } from "../schemas.js";
+import { type CertificateAction, certificateProject, certificateRecord } from "../scopes.js";
+import type { ProfileRow } from "../tables.js";
+import { profileRepository } from "./repository.js";
 import {
   createProfileInput,
   listProfilesInput,
@@ -16,21 +17,17 @@ import {
   profileRefInput,
   updateProfileInput,
 } from "./schemas.js";
-import { openCertificateProject, openCertificateRecord } from "../project-scope.js";
-import { blankToUndefined } from "../query-fields.js";
-import type { ProfileDefaults } from "../schemas.js";
-
-const NOT_FOUND = "Certificate profile";
+import { toProfileObject } from "./view.js";
 
 /** `issuerType: ca` needs a CA of the same project; `self-signed` takes none. Returns the CA's key algorithm. */
-async function issuingCaKey(ctx: Context, project: AccessRow<"projects">, issuerType: "ca" | "self-signed", caId: string | null | undefined) {
+async function issuingCaKey(ctx: Context, projectId: string, issuerType: "ca" | "self-signed", caId: string | null | undefined) {
   if (issuerType === "self-signed") {
     if (caId) throw new BadRequestError("A self-signed profile takes no caId");
     return undefined;
   }
   if (!caId) throw new BadRequestError("issuerType ca requires caId");
-  const ca = await ctx.storage.tables.certificateAuthorities.get(caId);
-  if (!ca || ca.projectId !== project.id) throw new BadRequestError("caId does not name a CA of this project");
+  const ca = await ctx.repo(authorityRepository).ofProject(projectId, caId);
+  if (!ca) throw new BadRequestError("caId does not name a CA of this project");
   return ca.keyAlgorithm as KeyAlgorithm;
 }
 
@@ -41,15 +38,13 @@ function checkDefaultsAgainstSigner(defaults: ProfileDefaults, caKey: KeyAlgorit
 }
 
 async function assertSlugFree(ctx: Context, projectId: string, slug: string): Promise<void> {
-  if (await ctx.storage.tables.certificateProfiles.findOne({ projectId, slug })) {
+  if (await ctx.repo(profileRepository).bySlug(projectId, slug)) {
     throw new BadRequestError(`A certificate profile with slug '${slug}' already exists in this project`);
   }
 }
 
-async function openProfile(ctx: Context, actor: Actor, id: string, action: "read" | "edit" | "delete") {
-  const row = await ctx.storage.tables.certificateProfiles.get(id);
-  return openCertificateRecord(ctx, actor, row, NOT_FOUND, "certificate-profiles", action);
-}
+const profile = (action: CertificateAction) =>
+  certificateRecord("Certificate profile", "certificate-profiles", action, (ctx, input: { id: string }) => ctx.repo(profileRepository).get(input.id));
 
 export const certificateProfileOperations = {
   create: defineOperation({
@@ -58,9 +53,9 @@ export const certificateProfileOperations = {
     audience: "principal",
     input: createProfileInput,
     output: profileOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "certificate-profiles", "create");
-      const caKey = await issuingCaKey(ctx, project, input.issuerType, input.caId);
+    use: certificateProject("certificate-profiles", "create"),
+    async run(ctx, _actor, input, { project }) {
+      const caKey = await issuingCaKey(ctx, project.id, input.issuerType, input.caId);
       checkDefaultsAgainstSigner(input.defaults, caKey);
       await assertSlugFree(ctx, project.id, input.slug);
       const now = ctx.clock.now().toISOString();
@@ -77,7 +72,7 @@ export const certificateProfileOperations = {
         createdAt: now,
         updatedAt: now,
       };
-      await ctx.storage.tables.certificateProfiles.insert(row);
+      await ctx.repo(profileRepository).insert(row);
       return { certificateProfile: toProfileObject(row) };
     },
   }),
@@ -88,18 +83,9 @@ export const certificateProfileOperations = {
     audience: "principal",
     input: listProfilesInput,
     output: profileListOutput,
-    async run(ctx, actor, input) {
-      const { project } = await openCertificateProject(ctx, actor, input.projectId, "certificate-profiles", "read");
-      const search = blankToUndefined(input.search);
-      const where: Where<ProfileRow> = {
-        projectId: project.id,
-        ...(search ? { $or: [{ slug: { contains: search } }, { description: { contains: search } }] } : {}),
-      };
-      const table = ctx.storage.tables.certificateProfiles;
-      const [rows, totalCount] = await Promise.all([
-        table.find(where, { orderBy: [["slug", "asc"]], offset: input.offset, limit: input.limit }),
-        table.count(where),
-      ]);
+    use: certificateProject("certificate-profiles", "read"),
+    async run(ctx, _actor, input, { project }) {
+      const { rows, totalCount } = await ctx.repo(profileRepository).page(project.id, blankToUndefined(input.search), input);
       return { certificateProfiles: rows.map(toProfileObject), totalCount };
     },
   }),
@@ -110,9 +96,9 @@ export const certificateProfileOperations = {
     audience: "principal",
     input: profileRefInput,
     output: profileOutput,
-    async run(ctx, actor, input) {
-      const { row } = await openProfile(ctx, actor, input.id, "read");
-      return { certificateProfile: toProfileObject(row) };
+    use: profile("read"),
+    async run(_ctx, _actor, _input, { record }) {
+      return { certificateProfile: toProfileObject(record) };
     },
   }),
 
@@ -122,11 +108,11 @@ export const certificateProfileOperations = {
     audience: "principal",
     input: updateProfileInput,
     output: profileOutput,
-    async run(ctx, actor, input) {
-      const { row } = await openProfile(ctx, actor, input.id, "edit");
+    use: profile("edit"),
+    async run(ctx, _actor, input, { record: row }) {
       if (input.defaults) {
-        const caKey = row.caId ? ((await ctx.storage.tables.certificateAuthorities.get(row.caId))?.keyAlgorithm as KeyAlgorithm | undefined) : undefined;
-        checkDefaultsAgainstSigner(input.defaults, caKey);
+        const ca = row.caId ? await ctx.repo(authorityRepository).get(row.caId) : undefined;
+        checkDefaultsAgainstSigner(input.defaults, ca?.keyAlgorithm as KeyAlgorithm | undefined);
       }
       if (input.slug !== undefined && input.slug !== row.slug) await assertSlugFree(ctx, row.projectId, input.slug);
       const patch: Partial<ProfileRow> = {
@@ -136,7 +122,7 @@ export const certificateProfileOperations = {
         ...(input.defaults !== undefined ? { defaults: input.defaults } : {}),
         updatedAt: ctx.clock.now().toISOString(),
       };
-      await ctx.storage.tables.certificateProfiles.update({ id: row.id }, patch);
+      await ctx.repo(profileRepository).update(row.id, patch);
       return { certificateProfile: toProfileObject({ ...row, ...patch }) };
     },
   }),
@@ -147,13 +133,10 @@ export const certificateProfileOperations = {
     audience: "principal",
     input: profileRefInput,
     output: profileOutput,
-    async run(ctx, actor, input) {
-      const { row } = await openProfile(ctx, actor, input.id, "delete");
-      await ctx.storage.transaction(async (tx) => {
-        await tx.tables.certificates.update({ profileId: row.id }, { profileId: null });
-        await tx.tables.certificateProfiles.delete({ id: row.id });
-      });
-      return { certificateProfile: toProfileObject(row) };
+    use: profile("delete"),
+    async run(ctx, _actor, _input, { record }) {
+      await ctx.repo(profileRepository).remove(record.id);
+      return { certificateProfile: toProfileObject(record) };
     },
   }),
 };

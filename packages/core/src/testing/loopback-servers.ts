@@ -1,12 +1,12 @@
 /**
  * Servers the certificate-manager tests run on 127.0.0.1 only: TLS endpoints to discover, a
- * silent TCP server, a closed port, an SMTP receiver and an HTTPS webhook receiver.
+ * silent TCP server, a closed port, an SMTP receiver and an HTTPS webhook receiver. Shared by
+ * core's tests and the HTTP adapter's.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, type Server, type Socket, createServer as createTcpServer } from "node:net";
 import { createServer as createTlsServer } from "node:tls";
-import { SMTPServer } from "smtp-server";
 
 export const LOOPBACK = "127.0.0.1";
 
@@ -106,8 +106,12 @@ export interface SmtpReceiver extends Running {
   messages: ReceivedMail[];
 }
 
-/** A plain SMTP server (no TLS, no auth) that keeps every message it receives. */
+/**
+ * A plain SMTP server (no TLS, no auth) that keeps every message it receives. `smtp-server` is
+ * loaded here, not with the module, so suites that never receive mail do not need it installed.
+ */
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const { SMTPServer } = await import("smtp-server");
   const messages: ReceivedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,

@@ -1,4 +1,4 @@
-/** Runs the real openssl CLI over PEM files in a private temp directory. */
+/** Runs the real openssl CLI over PEM files in a private temp directory: how certificate tests check what was issued. */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

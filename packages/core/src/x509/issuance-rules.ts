@@ -1,6 +1,6 @@
 /** What makes a certificate request issuable, as pure checks over plain facts. */
-import { BadRequestError } from "../../kernel/errors.js";
-import type { KeyUsage } from "../../x509/vocabulary.js";
+import { BadRequestError } from "../kernel/errors.js";
+import type { KeyUsage } from "./vocabulary.js";
 
 export interface IssuanceFacts {
   isCA: boolean;
