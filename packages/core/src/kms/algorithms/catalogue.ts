@@ -75,7 +75,7 @@ export const DEFAULT_ALGORITHM: Readonly<Record<KeyUsage, KeyAlgorithm | undefin
 export function usageMismatch(usage: KeyUsage, algorithm: KeyAlgorithm): string | undefined {
   if (KEY_SPECS[algorithm].usage === usage) return undefined;
   const valid = KEY_ALGORITHMS.filter((a) => KEY_SPECS[a].usage === usage);
-  return `A ${usage} key cannot use ${algorithm}; valid algorithms are ${valid.join(", ")}`;
+  return `Key usage ${usage} cannot use ${algorithm}; valid algorithms are ${valid.join(", ")}`;
 }
 
 /** The signing algorithms a key algorithm supports, in Infisical's order (none for keys that do not sign). */
@@ -87,7 +87,7 @@ export function signingAlgorithmsOf(algorithm: KeyAlgorithm): SigningAlgorithm[]
 
 /** Why a key of `algorithm` cannot sign with `signing` (with or without a digest), or undefined. */
 export function signingMismatch(algorithm: KeyAlgorithm, signing: SigningAlgorithm, isDigest: boolean): string | undefined {
-  if (!signingAlgorithmsOf(algorithm).includes(signing)) return `A ${algorithm} key cannot be used with ${signing}`;
+  if (!signingAlgorithmsOf(algorithm).includes(signing)) return `${algorithm} keys cannot be used with ${signing}`;
   const spec: SigningSpec = SIGNING_SPECS[signing];
   if (spec.family === "ed25519") {
     if (spec.prehashed && !isDigest) return `${signing} signs a SHA-512 digest: send the digest with isDigest true`;

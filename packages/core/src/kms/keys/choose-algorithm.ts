@@ -13,7 +13,7 @@ export function chooseAlgorithm(choice: AlgorithmChoice): { algorithm: KeyAlgori
     return { problem: "algorithm and encryptionAlgorithm name different algorithms" };
   }
   const algorithm = choice.algorithm ?? choice.encryptionAlgorithm ?? DEFAULT_ALGORITHM[choice.keyUsage];
-  if (!algorithm) return { problem: `A ${choice.keyUsage} key needs an algorithm` };
+  if (!algorithm) return { problem: `Key usage ${choice.keyUsage} needs an algorithm` };
   const mismatch = usageMismatch(choice.keyUsage, algorithm);
   return mismatch ? { problem: mismatch } : { algorithm };
 }

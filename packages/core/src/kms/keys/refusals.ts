@@ -9,5 +9,5 @@ export function refuseDisabled(key: CmekKeyRow): void {
 
 /** A key serves only its own usage: signing with an encryption key is refused, whoever asks. */
 export function refuseOtherUsage(key: CmekKeyRow, usage: KeyUsage): void {
-  if (key.keyUsage !== usage) throw new BadRequestError(`The KMS key '${key.name}' is a ${key.keyUsage} key, not a ${usage} key`);
+  if (key.keyUsage !== usage) throw new BadRequestError(`The KMS key '${key.name}' is for ${key.keyUsage}, not ${usage}`);
 }
