@@ -1,11 +1,12 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { envelopeAad, IV_BYTES, packEnvelope, TAG_BYTES, unpackEnvelope } from "./envelope.js";
+import { createCipheriv, createDecipheriv } from "node:crypto";
+import { nextIv } from "../../crypto/aead.js";
+import { envelopeAad, packEnvelope, TAG_BYTES, unpackEnvelope } from "./envelope.js";
 
 const cipherName = (key: Buffer) => (key.length === 16 ? "aes-128-gcm" : "aes-256-gcm");
 
 /** Encrypts under one version of a key; the answer carries that version. */
 export function encryptWith(key: Buffer, keyId: string, version: number, plaintext: Buffer): Buffer {
-  const iv = randomBytes(IV_BYTES);
+  const iv = nextIv();
   const cipher = createCipheriv(cipherName(key), key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(envelopeAad(keyId, version));
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
