@@ -33,6 +33,14 @@ forEachStore("KMS key rotation", (store) => {
     expect((await w.sr.kms.getKey(w.admin, { keyId: key.id })).key.version).toBe(4);
   });
 
+  it("serializes concurrent rotations of one key: each makes its own version", async () => {
+    const { key } = await w.sr.kms.createKey(w.admin, { projectId: w.projectId, name: "contended" });
+    const results = await Promise.all([1, 2, 3].map(() => w.sr.kms.rotateKey(w.admin, { keyId: key.id })));
+    expect(results.map((r) => r.key.version).sort()).toEqual([2, 3, 4]);
+    const versions = await w.storage.tables.cmekKeyVersions.find({ keyId: key.id }, { orderBy: [["version", "asc"]] });
+    expect(versions.map((v) => v.version)).toEqual([1, 2, 3, 4]);
+  });
+
   it("keeps signatures and MACs made before a rotation verifying, and publishes the new public key", async () => {
     const { key: signer } = await w.sr.kms.createKey(w.admin, { projectId: w.projectId, name: "rotating-signer", keyUsage: "sign-verify", algorithm: "ECC_NIST_P256" });
     const { key: mac } = await w.sr.kms.createKey(w.admin, { projectId: w.projectId, name: "rotating-mac", keyUsage: "generate-verify-mac", algorithm: "HMAC_SHA_256" });

@@ -1,3 +1,4 @@
+import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
 import { decryptWith, encryptWith, versionOf } from "../algorithms/aes.js";
@@ -34,7 +35,7 @@ const undecryptable = () => new BadRequestError("The ciphertext could not be dec
 
 const fromBase64 = (text: string) => Buffer.from(text, "base64");
 
-async function primaryOf(ctx: Parameters<typeof usableVersion>[0], key: CmekKeyRow): Promise<UsableKey> {
+async function primaryOf(ctx: Context, key: CmekKeyRow): Promise<UsableKey> {
   const usable = await usableVersion(ctx, key, key.version);
   if (!usable) throw new Error(`KMS key ${key.id} has no material for its version ${key.version}`);
   return usable;
