@@ -1,11 +1,12 @@
 import { projectScope, recordScope, type ProjectScope, type ProjectTypeRule, type RecordScope } from "../access/scope.js";
 import type { Middleware } from "../kernel/operation.js";
+import type { ProjectPermissionAction } from "../permissions/index.js";
 import { cmekRepository } from "./keys/repository.js";
 import type { CmekKeyRow } from "./tables.js";
 
 /** The permission subject of KMS keys (DESIGN.md §11; role definitions may also say `cmek`, Infisical's name). */
 export const KMS_SUBJECT = "kms";
-export type KmsAction = "read" | "create" | "edit" | "delete" | "encrypt" | "decrypt" | "sign" | "verify";
+export type KmsAction = ProjectPermissionAction<"kms">;
 
 const KMS_PROJECT: ProjectTypeRule = {
   type: "kms",
