@@ -1,6 +1,7 @@
 import { purgeLapsedAgentRecords } from "./agent-vault/housekeeping.js";
 import { alertEvaluationJob, discoveryAutoScanJob } from "./cert-manager/operations.js";
 import { housekeepingJob } from "./jobs/housekeeping.js";
+import { keyRotationJob } from "./kms/rotation-job.js";
 import { purgeOldJobRuns, type ScheduledJob } from "./jobs/scheduler.js";
 import { environmentPurgeJob } from "./secret-manager/environments/purge.js";
 import { purgeLapsedTokens } from "./tenancy/auth/tokens.js";
@@ -11,4 +12,5 @@ export const scheduledJobs: readonly ScheduledJob[] = [
   environmentPurgeJob,
   discoveryAutoScanJob,
   alertEvaluationJob,
+  keyRotationJob,
 ];

@@ -10,6 +10,7 @@ import {
   installationOperations,
 } from "./cert-manager/operations.js";
 import { identityOperations } from "./tenancy/identities/operations.js";
+import { kmsOperations } from "./kms/operations.js";
 import { membershipOperations } from "./tenancy/memberships/operations.js";
 import { organizationOperations } from "./tenancy/organizations/operations.js";
 import { privilegeV1Operations } from "./tenancy/privileges/operations-v1.js";
@@ -58,6 +59,7 @@ export const operations = {
   discovery: discoveryOperations,
   installations: installationOperations,
   alerts: alertOperations,
+  kms: kmsOperations,
 };
 
 export type Operations = typeof operations;

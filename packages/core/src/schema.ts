@@ -2,6 +2,7 @@ import { accessTables } from "./access/tables.js";
 import { agentProxyTables } from "./agent-vault/tables.js";
 import { certificateTables } from "./cert-manager/tables.js";
 import { keyTables } from "./crypto/tables.js";
+import { kmsTables } from "./kms/tables.js";
 import { jobTables } from "./jobs/tables.js";
 import { secretTables } from "./secret-manager/tables.js";
 import { schemaVersion, type RowOf } from "./storage/columns.js";
@@ -33,6 +34,7 @@ export const strongroomSchema = {
   ...secretTables,
   ...agentProxyTables,
   ...certificateTables,
+  ...kmsTables,
 };
 
 export type StrongroomSchema = typeof strongroomSchema;
@@ -46,6 +48,7 @@ export const tablesByArea = {
   secretManager: secretTables,
   agentVault: agentProxyTables,
   certManager: certificateTables,
+  kms: kmsTables,
 };
 export type TableName = keyof StrongroomSchema;
 /** A row of one of Strongroom's tables. */

@@ -17,7 +17,7 @@ let ivOffset = 0;
  * IVs are cut from a larger random block; each block is newly allocated and each slice handed
  * out once, so no IV repeats and none changes after it was used.
  */
-function nextIv(): Buffer {
+export function nextIv(): Buffer {
   if (ivOffset === ivPool.length) {
     ivPool = randomBytes(IV_BYTES * IVS_PER_POOL);
     ivOffset = 0;

@@ -24,6 +24,17 @@ for (const table of aliasTables.values()) {
   }
 }
 
+/**
+ * Other names of subjects, accepted in role definitions and privileges: `cmek` is Infisical's name
+ * for KMS keys, so roles copied from Infisical keep working. Rules are stored as written and read
+ * under the canonical name.
+ */
+export const SUBJECT_ALIASES: Readonly<Record<string, string>> = { cmek: "kms" };
+
+const subjectAliases = new Map(Object.entries(SUBJECT_ALIASES));
+
+export const canonicalSubject = (subject: string): string => subjectAliases.get(subject) ?? subject;
+
 /** The rule's actions plus every action they imply on `subject`, without duplicates. */
 export function expandActions(subject: string, actions: readonly string[]): string[] {
   const aliases = subject === ANY_SUBJECT ? anySubjectAliases : aliasTables.get(subject);

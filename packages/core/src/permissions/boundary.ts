@@ -1,4 +1,4 @@
-import { expandActions } from "./aliases.js";
+import { canonicalSubject, expandActions } from "./aliases.js";
 import { ANY_ACTION, ANY_SUBJECT } from "./catalogue.js";
 import { implies, mayOverlap, unsatisfiable } from "./condition-logic.js";
 import { makeConstraint, parseConditions, type FieldConstraint } from "./conditions.js";
@@ -71,9 +71,10 @@ export function missingPermissions(granter: CompiledRules | readonly PermissionR
   for (const rule of requested) {
     if (rule.inverted) continue;
     const scopes = cases(parseConditions(rule.conditions));
+    const subject = canonicalSubject(rule.subject);
     for (const action of Array.isArray(rule.action) ? rule.action : [rule.action]) {
-      const covered = expandActions(rule.subject, [action]).every((implied) =>
-        scopes.every((scope) => holdsEverywhere(held, rule.subject, implied, scope)),
+      const covered = expandActions(subject, [action]).every((implied) =>
+        scopes.every((scope) => holdsEverywhere(held, subject, implied, scope)),
       );
       if (covered) continue;
       const entry: PermissionRule = { subject: rule.subject, action, ...(rule.conditions ? { conditions: rule.conditions } : {}) };

@@ -47,9 +47,11 @@ const role = (slug: BuiltInProjectRoleSlug, name: string, description: string, p
 
 const roles: Record<BuiltInProjectRoleSlug, BuiltInProjectRole> = {
   admin: role("admin", "Admin", "Full access to every resource of the project", [{ subject: ANY_SUBJECT, action: ANY_ACTION }]),
-  member: role("member", "Developer", "Manages secrets, folders, imports, tags and environments; subscribes to secret events; reads roles", [
+  member: role("member", "Developer", "Manages secrets, folders, imports, tags and environments; subscribes to secret events; reads roles; uses KMS keys", [
     ...fullAccess("secrets", "secret-folders", "secret-imports", "tags", "environments", "secret-events"),
     { subject: "role", action: ["read"] },
+    // Uses KMS keys, never changes them (DESIGN.md §11).
+    { subject: "kms", action: ["read", "encrypt", "decrypt", "sign", "verify"] },
   ]),
   viewer: role("viewer", "Viewer", "Reads every resource of the project and subscribes to secret events", observeEverything()),
   "no-access": role("no-access", "No Access", "No access to any resource of the project", []),

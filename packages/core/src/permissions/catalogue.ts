@@ -30,6 +30,7 @@ export const PROJECT_PERMISSION_CATALOGUE = {
   "pki-discovery": CRUD,
   "pki-installations": CRUD,
   "pki-alerts": CRUD,
+  kms: [...CRUD, "encrypt", "decrypt", "sign", "verify"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ProjectPermissionSubject = keyof typeof PROJECT_PERMISSION_CATALOGUE;

@@ -1,4 +1,4 @@
-import { expandActions } from "./aliases.js";
+import { canonicalSubject, expandActions } from "./aliases.js";
 import { ANY_ACTION, ANY_SUBJECT } from "./catalogue.js";
 import { conjunction, parseConditions, type FieldConstraint, type ObjectPredicate } from "./conditions.js";
 import type { PermissionRule } from "./schema.js";
@@ -71,10 +71,11 @@ export class CompiledRules {
 function compileRule(source: PermissionRule): CompiledRule {
   const constraints = parseConditions(source.conditions);
   const actions = Array.isArray(source.action) ? source.action : [source.action];
+  const subject = canonicalSubject(source.subject);
   return {
     source,
-    subject: source.subject,
-    actions: expandActions(source.subject, actions),
+    subject,
+    actions: expandActions(subject, actions),
     inverted: source.inverted === true,
     constraints,
     matches: constraints.length === 0 ? null : conjunction(constraints),

@@ -17,7 +17,7 @@ export {
   type ProjectPermissionAction,
   type ProjectPermissionSubject,
 } from "./catalogue.js";
-export { ACTION_ALIASES, expandActions } from "./aliases.js";
+export { ACTION_ALIASES, SUBJECT_ALIASES, canonicalSubject, expandActions } from "./aliases.js";
 export { GLOB_OPTIONS, globPredicate, type ValuePredicate } from "./glob.js";
 export { UnsupportedConditionError, parseConditions, type FieldConstraint } from "./conditions.js";
 export { CompiledRules, can, compileRules, type CheckedObject, type CompiledRule, type RuleBucket } from "./engine.js";

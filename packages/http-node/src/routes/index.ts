@@ -2,6 +2,7 @@ import { agentVaultRoutes } from "./agent-vault.js";
 import { certificateRoutes } from "./certificates.js";
 import { eventRoutes } from "./events.js";
 import { foundationRoutes } from "./foundation.js";
+import { kmsRoutes } from "./kms.js";
 import { permissionRoutes } from "./permissions.js";
 import type { Route } from "./route.js";
 import { secretRoutes } from "./secrets.js";
@@ -9,4 +10,4 @@ import { secretRoutes } from "./secrets.js";
 export { get, post, patch, put, del, type HttpMethod, type Route, type RouteOptions } from "./route.js";
 
 /** Every route the server answers. Each area keeps its rows in its own file; add the file here. */
-export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes, ...eventRoutes, ...agentVaultRoutes, ...certificateRoutes];
+export const routes: readonly Route[] = [...foundationRoutes, ...permissionRoutes, ...secretRoutes, ...eventRoutes, ...agentVaultRoutes, ...certificateRoutes, ...kmsRoutes];

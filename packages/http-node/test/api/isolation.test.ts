@@ -44,6 +44,8 @@ async function buildOrganizationA(api: TestApi, world: World): Promise<Fixture> 
     body: { projectId: project.id, environment: "dev", secretPath: "/", name: "IsoService-A", hostPattern: "api.iso-a.test", credentials: [{ secretKey: "ISO_SECRET", headerName: "x-api-key" }] },
   });
   const environmentId = project.environments[0].id;
+  const keys = await createProject(api, token, { projectName: "IsoKeys-A", type: "kms" });
+  const key = await api.request("POST", "/api/v1/kms/keys", { token, body: { projectId: keys.id, name: "iso-key-a", description: "IsoKeyDescription-A" } });
   const values: Record<string, string> = {
     projectId: project.id,
     workspaceId: project.id,
@@ -64,6 +66,8 @@ async function buildOrganizationA(api: TestApi, world: World): Promise<Fixture> 
     proxyId: proxy.body?.proxy?.id ?? project.id,
     serviceId: service.body?.service?.id ?? project.id,
     folderIdOrName: environmentId,
+    keyId: key.body?.key?.id ?? project.id,
+    keyName: "iso-key-a",
   };
   return {
     values,
@@ -71,7 +75,7 @@ async function buildOrganizationA(api: TestApi, world: World): Promise<Fixture> 
       ["/api/v2/identity-project-additional-privilege", privilege.body?.privilege?.id ?? project.id],
       ["/api/v1/workspace", environmentId],
     ],
-    markers: ["IsoProject-A", "iso-secret-value-A", "iso-bot-a", "IsoRole-A", "IsoTag-A", "IsoProxy-A", "IsoService-A", "iso-member@acme.test"],
+    markers: ["IsoProject-A", "iso-secret-value-A", "iso-bot-a", "IsoRole-A", "IsoTag-A", "IsoProxy-A", "IsoService-A", "iso-member@acme.test", "iso-key-a", "IsoKeyDescription-A"],
   };
 }
 
