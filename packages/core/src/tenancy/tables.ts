@@ -87,5 +87,3 @@ export type UserRow = RowOf<typeof users>;
 export type UniversalAuthRow = RowOf<typeof universalAuths>;
 export type ClientSecretRow = RowOf<typeof clientSecrets>;
 export type AccessTokenRow = RowOf<typeof accessTokens>;
-/** A row of one of tenancy's tables, by key. */
-export type TenancyRow<N extends keyof typeof tenancyTables> = RowOf<(typeof tenancyTables)[N]>;

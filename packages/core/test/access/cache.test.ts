@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { anonymous, createMemoryStorage, createStrongroom, generateRootKey, ManualClock, StrongroomError, type Actor, type Strongroom } from "@strongroom/core";
+import { anonymous, createStrongroom, ManualClock, StrongroomError, type Actor, type Strongroom } from "@strongroom/core";
 import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
+import { createTestWorld } from "@strongroom/core/testing";
 import { ACCESS_CACHE_TTL_MS } from "../../src/access/caches.js";
 
 /**
@@ -30,29 +31,14 @@ interface World {
 }
 
 async function world(): Promise<World> {
-  const storage = createMemoryStorage();
-  const clock = new ManualClock("2026-03-01T00:00:00.000Z");
-  const rootKey = generateRootKey();
-  const sr = await createStrongroom({ storage, rootKey, clock });
-  const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: PASSWORD, organization: "Acme" });
-  const admin = await sr.authenticate(boot.identity.credentials.token);
-  const { project } = await sr.projects.create(admin, { projectName: "Payments" });
-  await sr.secrets.create(admin, { projectId: project.id, environment: "dev", secretPath: "/", secretName: "API_KEY", secretValue: "s3cret" });
+  const { sr, admin, storage, clock, rootKey, orgId, projectId } = await createTestWorld();
+  await sr.secrets.create(admin, { projectId, environment: "dev", secretPath: "/", secretName: "API_KEY", secretValue: "s3cret" });
   const email = "dev@acme.test";
-  const { user } = await sr.organizations.createUser(admin, { orgId: boot.organization.id, email, password: PASSWORD });
-  await sr.memberships.addUsers(admin, { projectId: project.id, usernames: [email], roleSlugs: ["member"] });
+  const { user } = await sr.organizations.createUser(admin, { orgId, email, password: PASSWORD });
+  await sr.memberships.addUsers(admin, { projectId, usernames: [email], roleSlugs: ["member"] });
   const { accessToken } = await sr.auth.login(anonymous, { email, password: PASSWORD });
-  const membership = await storage.tables.projectMemberships.findOne({ projectId: project.id, userId: user.id });
-  return {
-    storage,
-    clock,
-    rootKey,
-    a: { sr, admin },
-    orgId: boot.organization.id,
-    projectId: project.id,
-    token: accessToken,
-    membershipId: membership!.id,
-  };
+  const membership = await storage.tables.projectMemberships.findOne({ projectId, userId: user.id });
+  return { storage, clock, rootKey, a: { sr, admin }, orgId, projectId, token: accessToken, membershipId: membership!.id };
 }
 
 /** A second node: another instance on the same storage, with its own caches. */

@@ -1,56 +1,36 @@
-import { z } from "zod";
-import { issueAccessToken } from "../auth/tokens.js";
 import { hashPassword } from "../../crypto/hash.js";
 import { BadRequestError, UniqueViolationError } from "../../kernel/errors.js";
-import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import { insertOrganization } from "../organizations/create.js";
-import { toOrganization, toUser } from "../organizations/view.js";
-import { email, organizationSchema, userSchema, uuid } from "../../kernel/schemas.js";
+import { issueAccessToken } from "../auth/tokens.js";
+import { identityRepository } from "../identities/repository.js";
+import { organizationRepository } from "../organizations/repository.js";
+import { toOrganization } from "../organizations/view.js";
+import { userRepository } from "../users/repository.js";
+import { toUser } from "../users/view.js";
+import { adminRepository } from "./repository.js";
+import { bootstrapInput, bootstrapOutput } from "./schemas.js";
 
-export const passwordSchema = z.string().min(8).max(256);
+const alreadySetUp = () => new BadRequestError("This instance is already set up");
 
 export const adminOperations = {
   bootstrap: defineOperation({
     name: "bootstrap",
     summary: "Set up a new instance: its first user, organization and an admin machine identity",
     audience: "public",
-    input: z.object({ email, password: passwordSchema, organization: z.string().trim().min(1).max(64) }),
-    output: z.object({
-      user: userSchema,
-      organization: organizationSchema,
-      identity: z.object({ id: uuid, name: z.string(), credentials: z.object({ token: z.string() }) }),
-    }),
+    input: bootstrapInput,
+    output: bootstrapOutput,
     async run(ctx, _actor, input) {
       const passwordHash = await hashPassword(input.password);
       try {
-        return await ctx.storage.transaction(async (tx) => {
-          if ((await tx.tables.users.count()) > 0) throw new BadRequestError("This instance is already set up");
-          // The fixed id makes concurrent bootstraps collide on the primary key: exactly one wins.
-          await tx.tables.instanceMeta.insert({ id: "bootstrap", rootKeyCheck: "", createdAt: ctx.clock.now().toISOString() });
-          const now = ctx.clock.now().toISOString();
-          const user = {
-            id: newId(),
-            email: input.email.toLowerCase(),
-            username: input.email.toLowerCase(),
-            passwordHash,
-            firstName: "",
-            lastName: "",
-            isEmailVerified: false,
-            createdAt: now,
-            updatedAt: now,
-          };
-          await tx.tables.users.insert(user);
-          const org = await insertOrganization(ctx, tx, input.organization);
-          await tx.tables.orgMemberships.insert({ id: newId(), orgId: org.id, userId: user.id, role: "admin", createdAt: now, updatedAt: now });
-          const identity = { id: newId(), orgId: org.id, name: "bootstrap-admin", role: "admin", createdAt: now, updatedAt: now };
-          await tx.tables.identities.insert(identity);
-          const { token } = await issueAccessToken(
-            ctx,
-            tx,
-            { actorType: "identity", actorId: identity.id, orgId: org.id },
-            ctx.config.identityTokenTtlSeconds,
-          );
+        return await ctx.withTransaction(async (tx) => {
+          if ((await tx.repo(userRepository).count()) > 0) throw alreadySetUp();
+          await tx.repo(adminRepository).claimBootstrap();
+          const user = await tx.repo(userRepository).create({ email: input.email.toLowerCase(), passwordHash });
+          const org = await tx.repo(organizationRepository).create(input.organization);
+          await tx.repo(organizationRepository).addMember(org.id, user.id, "admin");
+          const identity = await tx.repo(identityRepository).create({ orgId: org.id, name: "bootstrap-admin", role: "admin" });
+          const subject = { actorType: "identity" as const, actorId: identity.id, orgId: org.id };
+          const { token } = await issueAccessToken(tx, subject, ctx.config.identityTokenTtlSeconds);
           return {
             user: toUser(user),
             organization: toOrganization(org),
@@ -58,7 +38,7 @@ export const adminOperations = {
           };
         });
       } catch (error) {
-        if (error instanceof UniqueViolationError) throw new BadRequestError("This instance is already set up");
+        if (error instanceof UniqueViolationError) throw alreadySetUp();
         throw error;
       }
     },

@@ -3,7 +3,8 @@ import type { Actor } from "../../kernel/actor.js";
 import { defineCache, type Context } from "../../kernel/context.js";
 import { sha256Hex } from "../../crypto/hash.js";
 import { UnauthorizedError } from "../../kernel/errors.js";
-import type { TenancyRow } from "../tables.js";
+import type { AccessTokenRow } from "../tables.js";
+import { authRepository } from "./repository.js";
 
 /** A live token as the cache keeps it: whom it stands for, and until when. */
 export interface CachedToken {
@@ -21,7 +22,7 @@ const tokenCache = defineCache<CachedToken>({
 
 /**
  * Resolves a bearer token to its actor. Unknown, expired and revoked tokens are all the same 401.
- * Live tokens are cached by hash (see access-cache.ts for how long and what drops them); expiry
+ * Live tokens are cached by hash (see access/caches.ts for how long and what drops them); expiry
  * is judged against the clock on every call, cached or not.
  */
 export async function authenticate(ctx: Context, token: string | undefined): Promise<Actor> {
@@ -37,7 +38,7 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
     return { ...cached.actor };
   }
   const version = cache.version;
-  const row = await ctx.storage.tables.accessTokens.findOne({ tokenHash: hash });
+  const row = await ctx.repo(authRepository).tokenByHash(hash);
   if (!row || row.revokedAt !== null || row.expiresAt <= at) throw invalid();
   const actor = actorOf(row);
   cache.set(hash, { actor, expiresAt: row.expiresAt }, { version, now: now.getTime() });
@@ -46,7 +47,7 @@ export async function authenticate(ctx: Context, token: string | undefined): Pro
 
 const invalid = () => new UnauthorizedError("Invalid or expired access token");
 
-function actorOf(row: TenancyRow<"accessTokens">): Actor {
+function actorOf(row: AccessTokenRow): Actor {
   switch (row.actorType) {
     case "user":
       return { type: "user", userId: row.actorId, tokenId: row.id };
@@ -62,6 +63,6 @@ function actorOf(row: TenancyRow<"accessTokens">): Actor {
 /** Re-checks that an actor's token is still live (long-lived streams call this periodically). */
 export async function isTokenLive(ctx: Context, actor: Actor): Promise<boolean> {
   if (actor.type === "anonymous") return false;
-  const row = await ctx.storage.tables.accessTokens.get(actor.tokenId);
+  const row = await ctx.repo(authRepository).tokenById(actor.tokenId);
   return !!row && row.revokedAt === null && row.expiresAt > ctx.clock.now().toISOString();
 }

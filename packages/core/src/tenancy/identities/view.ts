@@ -1,8 +1,8 @@
 import type { OrgRole } from "../../access/org-access.js";
-import type { AccessRow } from "../../access/tables.js";
-import type { TenancyRow } from "../tables.js";
+import type { IdentityRow } from "../../access/tables.js";
+import type { ClientSecretRow, UniversalAuthRow } from "../tables.js";
 
-export const toIdentity = (i: AccessRow<"identities">, authMethods: string[]) => ({
+export const toIdentity = (i: IdentityRow, authMethods: string[]) => ({
   id: i.id,
   name: i.name,
   orgId: i.orgId,
@@ -12,7 +12,7 @@ export const toIdentity = (i: AccessRow<"identities">, authMethods: string[]) =>
   updatedAt: i.updatedAt,
 });
 
-export const toUniversalAuth = (u: TenancyRow<"universalAuths">) => ({
+export const toUniversalAuth = (u: UniversalAuthRow) => ({
   id: u.id,
   clientId: u.clientId,
   identityId: u.identityId,
@@ -25,7 +25,7 @@ export const toUniversalAuth = (u: TenancyRow<"universalAuths">) => ({
   updatedAt: u.updatedAt,
 });
 
-export const toClientSecretData = (s: TenancyRow<"clientSecrets">, identityUAId: string) => ({
+export const toClientSecretData = (s: ClientSecretRow, identityUAId: string) => ({
   id: s.id,
   description: s.description,
   clientSecretPrefix: s.prefix,

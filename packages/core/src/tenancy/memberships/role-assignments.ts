@@ -1,23 +1,21 @@
-import { z } from "zod";
 import type { ProjectAccess } from "../../access/project-access.js";
 import type { Context } from "../../kernel/context.js";
-import { BadRequestError, PermissionBoundaryError } from "../../kernel/errors.js";
-import { newId } from "../../kernel/ids.js";
-import { findBuiltInProjectRole, missingPermissions, parseDuration, type PermissionRule } from "../../permissions/index.js";
-import type { AccessRow } from "../../access/tables.js";
-import type { AppStorage as Storage } from "../../schema.js";
+import { BadRequestError, ValidationError } from "../../kernel/errors.js";
+import { findBuiltInProjectRole, type BuiltInProjectRoleSlug, type PermissionRule } from "../../permissions/index.js";
+import { assertWithinBoundary, permanentWindow, temporaryWindow } from "../grants.js";
+import { roleRepository } from "../roles/repository.js";
+import type { RoleGrant } from "./repository.js";
+import type { RoleAssignment } from "./schemas.js";
 
-/** One role given to a membership; temporary roles use a relative range from their start time. */
-export const roleAssignmentSchema = z.object({
-  role: z.string().min(1).max(64),
-  isTemporary: z.boolean().default(false),
-  temporaryMode: z.enum(["relative"]).optional(),
-  temporaryRange: z.string().min(1).max(32).optional(),
-  temporaryAccessStartTime: z.iso.datetime({ offset: true }).optional(),
+export const permanent = (role: string): RoleAssignment => ({ role, isTemporary: false });
+
+/** A built-in role held for good, given without a granter (a project's creator becomes its admin). */
+export const permanentBuiltIn = (role: BuiltInProjectRoleSlug): RoleGrant => ({
+  role,
+  customRoleId: null,
+  isTemporary: false,
+  ...permanentWindow,
 });
-export type RoleAssignment = z.output<typeof roleAssignmentSchema>;
-
-export type MembershipRoleRow = AccessRow<"membershipRoles">;
 
 interface ResolvedRole {
   role: string;
@@ -26,69 +24,34 @@ interface ResolvedRole {
 }
 
 /** Built-in slug or custom role slug of the project; anything else is a 400. */
-export async function resolveRole(storage: Storage, projectId: string, slug: string): Promise<ResolvedRole> {
+async function resolveRole(ctx: Context, projectId: string, slug: string): Promise<ResolvedRole> {
   const builtIn = findBuiltInProjectRole(slug);
   if (builtIn) return { role: slug, customRoleId: null, permissions: builtIn.permissions };
-  const custom = await storage.tables.projectRoles.findOne({ projectId, slug });
+  const custom = await ctx.repo(roleRepository).bySlug(projectId, slug);
   if (!custom) throw new BadRequestError(`Unknown role '${slug}'`);
   return { role: "custom", customRoleId: custom.id, permissions: custom.permissions as PermissionRule[] };
 }
 
-/** Start and end of a temporary grant, or nulls for a permanent one. Invalid ranges are a 400. */
-export function temporaryWindow(
-  input: { isTemporary: boolean; temporaryMode?: string; temporaryRange?: string; temporaryAccessStartTime?: string },
-  now: Date,
-) {
-  if (!input.isTemporary) {
-    return { temporaryMode: null, temporaryRange: null, temporaryAccessStartTime: null, temporaryAccessEndTime: null };
-  }
-  if (!input.temporaryRange) throw new BadRequestError("A temporary grant needs temporaryRange");
-  const ms = parseDuration(input.temporaryRange);
-  if (ms === undefined) throw new BadRequestError(`Invalid temporaryRange '${input.temporaryRange}'; use a duration such as 30m, 1h or 7d`);
-  const start = input.temporaryAccessStartTime ? new Date(input.temporaryAccessStartTime) : now;
-  return {
-    temporaryMode: input.temporaryMode ?? "relative",
-    temporaryRange: input.temporaryRange,
-    temporaryAccessStartTime: start.toISOString(),
-    temporaryAccessEndTime: new Date(start.getTime() + ms).toISOString(),
-  };
-}
-
-/** Nobody grants what they do not hold themselves. */
-export function assertWithinBoundary(granter: ProjectAccess, granted: PermissionRule[]): void {
-  const missing = missingPermissions(granter.compiled, granted);
-  if (missing.length > 0) {
-    throw new PermissionBoundaryError("You cannot grant permissions you do not hold yourself", missing);
-  }
-}
-
-/** Replaces every role of a membership (inside the caller's transaction) after the boundary check. */
-export async function replaceMembershipRoles(
-  ctx: Context,
-  tx: Storage,
-  granter: ProjectAccess,
-  membershipId: string,
-  assignments: RoleAssignment[],
-): Promise<MembershipRoleRow[]> {
+/**
+ * The roles to store for these assignments, in the granter's project: every role known, every
+ * window valid, and nothing granted beyond what the granter holds.
+ */
+export async function roleGrants(ctx: Context, granter: ProjectAccess, assignments: readonly RoleAssignment[]): Promise<RoleGrant[]> {
   const now = ctx.clock.now();
-  const rows: MembershipRoleRow[] = [];
+  const grants: RoleGrant[] = [];
   const granted: PermissionRule[] = [];
   for (const assignment of assignments) {
-    const resolved = await resolveRole(tx, granter.project.id, assignment.role);
+    const resolved = await resolveRole(ctx, granter.project.id, assignment.role);
     granted.push(...resolved.permissions);
-    rows.push({
-      id: newId(),
-      membershipId,
-      role: resolved.role,
-      customRoleId: resolved.customRoleId,
-      isTemporary: assignment.isTemporary,
-      ...temporaryWindow(assignment, now),
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    });
+    grants.push({ role: resolved.role, customRoleId: resolved.customRoleId, isTemporary: assignment.isTemporary, ...temporaryWindow(assignment, now) });
   }
   assertWithinBoundary(granter, granted);
-  await tx.tables.membershipRoles.delete({ membershipId });
-  await tx.tables.membershipRoles.insertMany(rows);
-  return rows;
+  return grants;
+}
+
+/** A membership with only temporary roles would silently lose all access when they lapse. */
+export function assertOnePermanent(roles: readonly RoleAssignment[]): void {
+  if (!roles.some((r) => !r.isTemporary)) {
+    throw new ValidationError([{ path: "roles", message: "At least one role must be permanent (isTemporary: false)" }]);
+  }
 }

@@ -1,7 +1,8 @@
+import type { CustomRoleRow, MembershipRoleRow, MembershipRow } from "../../access/tables.js";
 import { temporaryGrantOf } from "../../kernel/schemas.js";
-import type { AccessRow } from "../../access/tables.js";
+import type { UserRow } from "../tables.js";
 
-export const toMembershipRole = (r: AccessRow<"membershipRoles">) => ({
+export const toMembershipRole = (r: MembershipRoleRow) => ({
   id: r.id,
   role: r.role,
   projectMembershipId: r.membershipId,
@@ -9,4 +10,50 @@ export const toMembershipRole = (r: AccessRow<"membershipRoles">) => ({
   ...temporaryGrantOf(r),
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
+});
+
+export const toUserMembership = (m: MembershipRow, userId: string, roles: MembershipRoleRow[]) => ({
+  id: m.id,
+  userId,
+  projectId: m.projectId,
+  roles: roles.map(toMembershipRole),
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+export const toIdentityMembership = (m: MembershipRow, identityId: string, roles: MembershipRoleRow[]) => ({
+  id: m.id,
+  identityId,
+  projectId: m.projectId,
+  roles: roles.map(toMembershipRole),
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+/** A user's membership as the details endpoint shows it: custom roles carry their name and slug. */
+export const toMembershipDetails = (m: MembershipRow, user: UserRow, roles: MembershipRoleRow[], custom: CustomRoleRow[]) => ({
+  id: m.id,
+  userId: user.id,
+  projectId: m.projectId,
+  user: {
+    username: user.username,
+    id: user.id,
+    email: user.email,
+    isEmailVerified: user.isEmailVerified,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    authMethods: ["email"],
+    publicKey: "",
+  },
+  roles: roles.map((r) => {
+    const c = custom.find((x) => x.id === r.customRoleId);
+    return {
+      id: r.id,
+      role: r.role,
+      customRoleId: r.customRoleId,
+      customRoleName: c?.name ?? null,
+      customRoleSlug: c?.slug ?? null,
+      ...temporaryGrantOf(r),
+    };
+  }),
 });

@@ -3,14 +3,22 @@ import { BadRequestError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
 import type { PermissionRule } from "../../permissions/index.js";
 import { privilegePermissionSchema, privilegeSlugSchema, privilegeV1Schema, temporaryInput, v1PermissionsInputSchema } from "./schemas.js";
+import { privilegeScope, type PrivilegeIntent } from "./scope.js";
+import { changePrivilege, grantPrivilege, listPrivileges, privilegeBySlug, revokePrivilege } from "./service.js";
 import { toPrivilegeV1 } from "./view.js";
-import { createPrivilege, deletePrivilege, listPrivileges, privilegeBySlug, privilegeTarget, updatePrivilege } from "./service.js";
 
 /** v1 addresses a privilege by identity id + project slug (+ privilege slug). */
 const address = {
   identityId: z.string().min(1),
   projectSlug: z.string().min(1),
 };
+
+const v1Scope = (intent: PrivilegeIntent) =>
+  privilegeScope<{ identityId: string; projectSlug: string }>({
+    project: (input) => ({ projectSlug: input.projectSlug }),
+    identity: (input) => input.identityId,
+    intent,
+  });
 
 const grantInput = {
   ...address,
@@ -39,8 +47,8 @@ export const privilegeV1Operations = {
     audience: "principal",
     input: z.object(address),
     output: z.object({ privileges: z.array(privilegeV1Schema) }),
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectSlug: input.projectSlug }, input.identityId, "read");
+    use: v1Scope("read"),
+    async run(ctx, _actor, _input, target) {
       return { privileges: (await listPrivileges(ctx, target)).map(toPrivilegeV1) };
     },
   }),
@@ -51,8 +59,8 @@ export const privilegeV1Operations = {
     audience: "principal",
     input: z.object({ ...address, privilegeSlug: z.string().min(1) }),
     output: one,
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectSlug: input.projectSlug }, input.identityId, "read");
+    use: v1Scope("read"),
+    async run(ctx, _actor, input, target) {
       return { privilege: toPrivilegeV1(await privilegeBySlug(ctx, target, input.privilegeSlug)) };
     },
   }),
@@ -63,9 +71,9 @@ export const privilegeV1Operations = {
     audience: "principal",
     input: z.object(grantInput),
     output: one,
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectSlug: input.projectSlug }, input.identityId, "grant");
-      const row = await createPrivilege(ctx, target, { slug: input.slug, permissions: grantedRules(input), isTemporary: false });
+    use: v1Scope("grant"),
+    async run(ctx, _actor, input, target) {
+      const row = await grantPrivilege(ctx, target, { slug: input.slug, permissions: grantedRules(input), isTemporary: false });
       return { privilege: toPrivilegeV1(row) };
     },
   }),
@@ -76,9 +84,9 @@ export const privilegeV1Operations = {
     audience: "principal",
     input: z.object({ ...grantInput, ...temporaryInput }),
     output: one,
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectSlug: input.projectSlug }, input.identityId, "grant");
-      const row = await createPrivilege(ctx, target, {
+    use: v1Scope("grant"),
+    async run(ctx, _actor, input, target) {
+      const row = await grantPrivilege(ctx, target, {
         slug: input.slug,
         permissions: grantedRules(input),
         isTemporary: true,
@@ -107,22 +115,14 @@ export const privilegeV1Operations = {
       }),
     }),
     output: one,
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectSlug: input.projectSlug }, input.identityId, "grant");
+    use: v1Scope("grant"),
+    async run(ctx, _actor, input, target) {
       const row = await privilegeBySlug(ctx, target, input.privilegeSlug);
-      const details = input.privilegeDetails;
-      const updated = await updatePrivilege(ctx, target, row, {
-        slug: details.slug,
-        permissions: details.permissions,
-        temporary:
-          details.isTemporary === undefined
-            ? undefined
-            : {
-                isTemporary: details.isTemporary,
-                temporaryMode: details.temporaryMode,
-                temporaryRange: details.temporaryRange,
-                temporaryAccessStartTime: details.temporaryAccessStartTime,
-              },
+      const { slug, permissions, isTemporary, ...window } = input.privilegeDetails;
+      const updated = await changePrivilege(ctx, target, row.id, {
+        slug,
+        permissions,
+        temporary: isTemporary === undefined ? undefined : { isTemporary, ...window },
       });
       return { privilege: toPrivilegeV1(updated) };
     },
@@ -134,10 +134,10 @@ export const privilegeV1Operations = {
     audience: "principal",
     input: z.object({ ...address, privilegeSlug: z.string().min(1) }),
     output: one,
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectSlug: input.projectSlug }, input.identityId, "grant");
+    use: v1Scope("grant"),
+    async run(ctx, _actor, input, target) {
       const row = await privilegeBySlug(ctx, target, input.privilegeSlug);
-      return { privilege: toPrivilegeV1(await deletePrivilege(ctx, row)) };
+      return { privilege: toPrivilegeV1(await revokePrivilege(ctx, row)) };
     },
   }),
 };

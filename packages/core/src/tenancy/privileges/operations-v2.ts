@@ -2,11 +2,20 @@ import { z } from "zod";
 import { defineOperation } from "../../kernel/operation.js";
 import { permissionRulesSchema } from "../../permissions/index.js";
 import { privilegeSlugSchema, privilegeTypeSchema, privilegeV2ListItemSchema, privilegeV2Schema } from "./schemas.js";
+import { privilegeRecordScope, privilegeScope } from "./scope.js";
+import { changePrivilege, grantPrivilege, listPrivileges, privilegeBySlug, revokePrivilege } from "./service.js";
 import { toPrivilegeV2, toPrivilegeV2ListItem } from "./view.js";
-import { createPrivilege, deletePrivilege, listPrivileges, privilegeById, privilegeBySlug, privilegeTarget, updatePrivilege } from "./service.js";
 
 const one = z.object({ privilege: privilegeV2Schema });
 const byId = z.object({ id: z.string().min(1) });
+
+/** v2 addresses privileges by identity id + project id, one privilege by its id (or slug + project slug). */
+const byProjectId = (intent: "read" | "grant") =>
+  privilegeScope<{ identityId: string; projectId: string }>({
+    project: (input) => ({ projectId: input.projectId }),
+    identity: (input) => input.identityId,
+    intent,
+  });
 
 export const privilegeV2Operations = {
   list: defineOperation({
@@ -15,8 +24,8 @@ export const privilegeV2Operations = {
     audience: "principal",
     input: z.object({ identityId: z.string().min(1), projectId: z.string().min(1) }),
     output: z.object({ privileges: z.array(privilegeV2ListItemSchema) }),
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectId: input.projectId }, input.identityId, "read");
+    use: byProjectId("read"),
+    async run(ctx, _actor, _input, target) {
       return { privileges: (await listPrivileges(ctx, target)).map(toPrivilegeV2ListItem) };
     },
   }),
@@ -27,8 +36,12 @@ export const privilegeV2Operations = {
     audience: "principal",
     input: z.object({ privilegeSlug: z.string().min(1), identityId: z.string().min(1), projectSlug: z.string().min(1) }),
     output: one,
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectSlug: input.projectSlug }, input.identityId, "read");
+    use: privilegeScope<{ identityId: string; projectSlug: string }>({
+      project: (input) => ({ projectSlug: input.projectSlug }),
+      identity: (input) => input.identityId,
+      intent: "read",
+    }),
+    async run(ctx, _actor, input, target) {
       return { privilege: toPrivilegeV2(await privilegeBySlug(ctx, target, input.privilegeSlug)) };
     },
   }),
@@ -39,9 +52,9 @@ export const privilegeV2Operations = {
     audience: "principal",
     input: byId,
     output: one,
-    async run(ctx, actor, input) {
-      const { row } = await privilegeById(ctx, actor, input.id, "read");
-      return { privilege: toPrivilegeV2(row) };
+    use: privilegeRecordScope("read"),
+    async run(_ctx, _actor, _input, { record }) {
+      return { privilege: toPrivilegeV2(record) };
     },
   }),
 
@@ -57,9 +70,9 @@ export const privilegeV2Operations = {
       type: privilegeTypeSchema.default({ isTemporary: false }),
     }),
     output: one,
-    async run(ctx, actor, input) {
-      const target = await privilegeTarget(ctx, actor, { projectId: input.projectId }, input.identityId, "grant");
-      const row = await createPrivilege(ctx, target, { slug: input.slug, permissions: input.permissions, ...input.type });
+    use: byProjectId("grant"),
+    async run(ctx, _actor, input, target) {
+      const row = await grantPrivilege(ctx, target, { slug: input.slug, permissions: input.permissions, ...input.type });
       return { privilege: toPrivilegeV2(row) };
     },
   }),
@@ -74,9 +87,9 @@ export const privilegeV2Operations = {
       type: privilegeTypeSchema.optional(),
     }),
     output: one,
-    async run(ctx, actor, input) {
-      const { target, row } = await privilegeById(ctx, actor, input.id, "grant");
-      const updated = await updatePrivilege(ctx, target, row, { slug: input.slug, permissions: input.permissions, temporary: input.type });
+    use: privilegeRecordScope("grant"),
+    async run(ctx, _actor, input, target) {
+      const updated = await changePrivilege(ctx, target, target.record.id, { slug: input.slug, permissions: input.permissions, temporary: input.type });
       return { privilege: toPrivilegeV2(updated) };
     },
   }),
@@ -87,9 +100,9 @@ export const privilegeV2Operations = {
     audience: "principal",
     input: byId,
     output: one,
-    async run(ctx, actor, input) {
-      const { row } = await privilegeById(ctx, actor, input.id, "grant");
-      return { privilege: toPrivilegeV2(await deletePrivilege(ctx, row)) };
+    use: privilegeRecordScope("grant"),
+    async run(ctx, _actor, _input, { record }) {
+      return { privilege: toPrivilegeV2(await revokePrivilege(ctx, record)) };
     },
   }),
 };

@@ -1,119 +1,82 @@
-import { loadProjectAccess, type ProjectAccess, type ProjectRef } from "../../access/project-access.js";
-import type { Actor } from "../../kernel/actor.js";
+import { accessRepository } from "../../access/repository.js";
+import type { PrivilegeRow } from "../../access/tables.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
-import { newId, randomAlphanumeric } from "../../kernel/ids.js";
-import { assertWithinBoundary, temporaryWindow } from "../memberships/role-assignments.js";
+import { randomAlphanumeric } from "../../kernel/ids.js";
 import type { PermissionRule } from "../../permissions/index.js";
-import type { AccessRow } from "../../access/tables.js";
-
-export type PrivilegeRow = AccessRow<"identityPrivileges">;
-
-/** The identity, its project membership, and the caller's access in that project. */
-export interface PrivilegeTarget {
-  access: ProjectAccess;
-  identityId: string;
-  membershipId: string;
-}
-
-export interface TemporaryInput {
-  isTemporary: boolean;
-  temporaryMode?: string;
-  temporaryRange?: string;
-  temporaryAccessStartTime?: string;
-}
+import { assertWithinBoundary, temporaryWindow, type TemporaryInput } from "../grants.js";
+import { privilegeRepository, type PrivilegePatch } from "./repository.js";
+import type { PrivilegeTarget } from "./scope.js";
 
 /**
- * Reading privileges needs `read` on `identity`; changing them needs `grant-privileges`.
- * An identity outside the project's organization, or not a member of the project, is a 404.
+ * The one set of privilege operations. The v1 and v2 APIs are two shapes of it: each resolves its
+ * own address to a `PrivilegeTarget` (see scope.ts), turns its input into these arguments and
+ * shows the result its own way (view.ts).
  */
-export async function privilegeTarget(
-  ctx: Context,
-  actor: Actor,
-  project: ProjectRef,
-  identityId: string,
-  intent: "read" | "grant",
-): Promise<PrivilegeTarget> {
-  const access = await loadProjectAccess(ctx, actor, project);
-  access.require(intent === "read" ? "read" : "grant-privileges", "identity");
-  const identity = await ctx.storage.tables.identities.get(identityId);
-  if (!identity || identity.orgId !== access.project.orgId) throw new NotFoundError("Identity not found");
-  const membership = await ctx.storage.tables.projectMemberships.findOne({ projectId: access.project.id, identityId });
-  if (!membership) throw new NotFoundError("The identity is not a member of this project");
-  return { access, identityId, membershipId: membership.id };
+
+export interface PrivilegeGrant extends TemporaryInput {
+  /** Generated when absent. */
+  slug?: string;
+  permissions: PermissionRule[];
 }
 
-/** A privilege addressed by id: the caller must be able to see its project. */
-export async function privilegeById(ctx: Context, actor: Actor, id: string, intent: "read" | "grant") {
-  const row = await ctx.storage.tables.identityPrivileges.get(id);
-  if (!row) throw new NotFoundError("Privilege not found");
-  const target = await privilegeTarget(ctx, actor, { projectId: row.projectId }, row.identityId, intent).catch((error) => {
-    throw error instanceof NotFoundError ? new NotFoundError("Privilege not found") : error;
-  });
-  return { target, row };
+export interface PrivilegeChange {
+  slug?: string;
+  permissions?: PermissionRule[];
+  temporary?: TemporaryInput;
 }
+
+/** In the order they were granted. */
+export const listPrivileges = (ctx: Context, target: PrivilegeTarget): Promise<PrivilegeRow[]> =>
+  ctx.repo(accessRepository).privilegesOf(target.membershipId);
 
 export async function privilegeBySlug(ctx: Context, target: PrivilegeTarget, slug: string): Promise<PrivilegeRow> {
-  const row = await ctx.storage.tables.identityPrivileges.findOne({ projectMembershipId: target.membershipId, slug });
+  const row = await ctx.repo(privilegeRepository).bySlug(target.membershipId, slug);
   if (!row) throw new NotFoundError(`Privilege '${slug}' not found`);
   return row;
 }
 
-export async function listPrivileges(ctx: Context, target: PrivilegeTarget): Promise<PrivilegeRow[]> {
-  return ctx.storage.tables.identityPrivileges.find({ projectMembershipId: target.membershipId }, { orderBy: [["createdAt", "asc"]] });
-}
-
-export async function createPrivilege(
-  ctx: Context,
-  target: PrivilegeTarget,
-  input: { slug?: string; permissions: PermissionRule[] } & TemporaryInput,
-): Promise<PrivilegeRow> {
-  assertWithinBoundary(target.access, input.permissions);
-  const slug = input.slug ?? `privilege-${randomAlphanumeric(10).toLowerCase()}`;
+export async function grantPrivilege(ctx: Context, target: PrivilegeTarget, grant: PrivilegeGrant): Promise<PrivilegeRow> {
+  assertWithinBoundary(target.access, grant.permissions);
+  const slug = grant.slug ?? `privilege-${randomAlphanumeric(10).toLowerCase()}`;
   await assertSlugFree(ctx, target, slug);
   const now = ctx.clock.now();
-  const row: PrivilegeRow = {
-    id: newId(),
-    projectMembershipId: target.membershipId,
-    identityId: target.identityId,
-    projectId: target.access.project.id,
-    slug,
-    permissions: input.permissions,
-    isTemporary: input.isTemporary,
-    ...temporaryWindow(input, now),
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-  };
-  await ctx.storage.tables.identityPrivileges.insert(row);
-  return row;
+  return ctx.repo(privilegeRepository).create(
+    {
+      projectMembershipId: target.membershipId,
+      identityId: target.identityId,
+      projectId: target.project.id,
+      slug,
+      permissions: grant.permissions,
+      isTemporary: grant.isTemporary,
+      ...temporaryWindow(grant, now),
+    },
+    now,
+  );
 }
 
-export async function updatePrivilege(
-  ctx: Context,
-  target: PrivilegeTarget,
-  row: PrivilegeRow,
-  patch: { slug?: string; permissions?: PermissionRule[]; temporary?: TemporaryInput },
-): Promise<PrivilegeRow> {
-  if (patch.permissions) assertWithinBoundary(target.access, patch.permissions);
-  if (patch.slug && patch.slug !== row.slug) await assertSlugFree(ctx, target, patch.slug);
+export async function changePrivilege(ctx: Context, target: PrivilegeTarget, id: string, change: PrivilegeChange): Promise<PrivilegeRow> {
+  if (change.permissions) assertWithinBoundary(target.access, change.permissions);
   const now = ctx.clock.now();
-  const changes: Partial<PrivilegeRow> = {
-    ...(patch.slug !== undefined && { slug: patch.slug }),
-    ...(patch.permissions !== undefined && { permissions: patch.permissions }),
-    ...(patch.temporary !== undefined && { isTemporary: patch.temporary.isTemporary, ...temporaryWindow(patch.temporary, now) }),
-    updatedAt: now.toISOString(),
-  };
-  await ctx.storage.tables.identityPrivileges.update({ id: row.id }, changes);
-  return { ...row, ...changes };
+  const updated = await ctx.repo(privilegeRepository).update(id, now, async (row, tx): Promise<PrivilegePatch> => {
+    if (change.slug && change.slug !== row.slug) await assertSlugFree(tx, target, change.slug);
+    return {
+      ...(change.slug !== undefined && { slug: change.slug }),
+      ...(change.permissions !== undefined && { permissions: change.permissions }),
+      ...(change.temporary !== undefined && { isTemporary: change.temporary.isTemporary, ...temporaryWindow(change.temporary, now) }),
+    };
+  });
+  if (!updated) throw new NotFoundError("Privilege not found");
+  return updated;
 }
 
-export async function deletePrivilege(ctx: Context, row: PrivilegeRow): Promise<PrivilegeRow> {
-  await ctx.storage.tables.identityPrivileges.delete({ id: row.id });
+export async function revokePrivilege(ctx: Context, row: PrivilegeRow): Promise<PrivilegeRow> {
+  await ctx.repo(privilegeRepository).delete(row.id);
   return row;
 }
 
 async function assertSlugFree(ctx: Context, target: PrivilegeTarget, slug: string): Promise<void> {
-  if (await ctx.storage.tables.identityPrivileges.findOne({ projectMembershipId: target.membershipId, slug })) {
+  if (await ctx.repo(privilegeRepository).bySlug(target.membershipId, slug)) {
     throw new BadRequestError(`A privilege with slug '${slug}' already exists for this identity`);
   }
 }

@@ -1,8 +1,6 @@
 import type { PermissionRule } from "../../permissions/index.js";
 import { temporaryGrantOf } from "../../kernel/schemas.js";
-import type { AccessRow } from "../../access/tables.js";
-
-type PrivilegeRow = AccessRow<"identityPrivileges">;
+import type { PrivilegeRow } from "../../access/tables.js";
 
 /** v1 shows one item per action. */
 export const toV1Permissions = (rules: PermissionRule[]) =>

@@ -1,4 +1,4 @@
-import type { TenancyRow } from "../../tenancy/tables.js";
+import type { UserRow } from "../../tenancy/tables.js";
 import { users } from "../../tenancy/tables.js";
 import type { AppStorage as Storage } from "../../schema.js";
 import { sampleRow } from "../sample-rows.js";
@@ -7,7 +7,7 @@ import { sampleRow } from "../sample-rows.js";
 export type StorageUnderTest = () => Storage;
 
 /** A users row with distinct unique columns per seed; overrides win. */
-export function user(seed: number, overrides: Partial<TenancyRow<"users">> = {}): TenancyRow<"users"> {
+export function user(seed: number, overrides: Partial<UserRow> = {}): UserRow {
   return { ...sampleRow(users, seed), email: `user${seed}@example.com`, username: `user${seed}`, ...overrides };
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { TenancyRow } from "../../tenancy/tables.js";
+import type { AccessTokenRow } from "../../tenancy/tables.js";
 import { accessTokens, universalAuths as universalAuthsTable } from "../../tenancy/tables.js";
 import { sampleRow } from "../sample-rows.js";
 import { type StorageUnderTest, ids, user } from "./fixtures.js";
 
 /** Access tokens cover text, nullable text and (nullable) timestamps in one table. */
-function token(seed: number, overrides: Partial<TenancyRow<"accessTokens">> = {}): TenancyRow<"accessTokens"> {
+function token(seed: number, overrides: Partial<AccessTokenRow> = {}): AccessTokenRow {
   return {
     ...sampleRow(accessTokens, seed),
     tokenHash: `hash-${seed}`,
