@@ -33,7 +33,7 @@ export function toRegistration(entry: { event: SecretEventType; conditions?: { e
   return environmentSlug === undefined ? { event: entry.event, secretPath } : { event: entry.event, environmentSlug, secretPath };
 }
 
-/** Compiles a path glob into its predicate; the registry's remembers them (registry.ts). */
+/** Compiles a path glob into its predicate; the registry passes one that remembers them (registry.ts). */
 export type PathMatcher = (pattern: string) => ValuePredicate;
 
 export function indexRegistrations(registrations: readonly Registration[], pathMatcher: PathMatcher = globPredicate): RegistrationIndex {
