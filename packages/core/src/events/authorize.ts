@@ -1,8 +1,9 @@
-import { loadProjectAccess, type ProjectAccess } from "../access/project-access.js";
+import type { ProjectAccess } from "../access/project-access.js";
+import { projectScope } from "../access/scope.js";
 import type { Actor } from "../kernel/actor.js";
-import { isTokenLive } from "../tenancy/auth/authenticate.js";
 import type { Context } from "../kernel/context.js";
 import { PermissionDeniedError, UnauthorizedError } from "../kernel/errors.js";
+import { isTokenLive } from "../tenancy/auth/authenticate.js";
 import { registrationObject, SECRET_EVENTS_SUBJECT, SUBSCRIBE_ACTIONS, type Registration } from "./match.js";
 
 function describe(registration: Registration): string {
@@ -27,17 +28,11 @@ export function requireRegistrations(access: ProjectAccess, registrations: reado
   }
 }
 
-/** Subscribing: the actor's access to the project (404 when it may not know it), then the registrations. */
-export async function authorizeSubscription(
-  ctx: Context,
-  actor: Actor,
-  projectId: string,
-  registrations: readonly Registration[],
-): Promise<ProjectAccess> {
-  const access = await loadProjectAccess(ctx, actor, { projectId });
-  requireRegistrations(access, registrations);
-  return access;
-}
+/**
+ * The project a subscription is about (404 when the actor may not know it). Membership is not
+ * required here: the registrations' permissions decide.
+ */
+export const subscriptionScope = projectScope<{ projectId: string }>({ project: (input) => ({ projectId: input.projectId }) });
 
 /**
  * The periodic re-check's shared part, the same for every stream of one token and project: the
@@ -45,5 +40,5 @@ export async function authorizeSubscription(
  */
 export async function reloadAccess(ctx: Context, actor: Actor, projectId: string): Promise<ProjectAccess> {
   if (!(await isTokenLive(ctx, actor))) throw new UnauthorizedError("The access token has expired or was revoked");
-  return loadProjectAccess(ctx, actor, { projectId });
+  return (await subscriptionScope(ctx, actor, { projectId })).access;
 }

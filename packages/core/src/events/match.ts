@@ -33,21 +33,10 @@ export function toRegistration(entry: { event: SecretEventType; conditions?: { e
   return environmentSlug === undefined ? { event: entry.event, secretPath } : { event: entry.event, environmentSlug, secretPath };
 }
 
-// Most subscribers ask for the same few globs; compiling each once saves a regular expression per
-// subscription. Patterns come from callers, so the cache is bounded.
-const compiledGlobs = new Map<string, ValuePredicate>();
-const MAX_CACHED_GLOBS = 1_000;
+/** Compiles a path glob into its predicate; the registry passes one that remembers them (registry.ts). */
+export type PathMatcher = (pattern: string) => ValuePredicate;
 
-function pathMatcher(pattern: string): ValuePredicate {
-  let predicate = compiledGlobs.get(pattern);
-  if (predicate === undefined) {
-    if (compiledGlobs.size >= MAX_CACHED_GLOBS) compiledGlobs.clear();
-    compiledGlobs.set(pattern, (predicate = globPredicate(pattern)));
-  }
-  return predicate;
-}
-
-export function indexRegistrations(registrations: readonly Registration[]): RegistrationIndex {
+export function indexRegistrations(registrations: readonly Registration[], pathMatcher: PathMatcher = globPredicate): RegistrationIndex {
   const index: Record<SecretEventType, CompiledRegistration[]> = {
     "secret:create": [],
     "secret:update": [],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "../kernel/operation.js";
-import { authorizeSubscription } from "./authorize.js";
+import { requireRegistrations, subscriptionScope } from "./authorize.js";
 import { toRegistration } from "./match.js";
 import { subscriptionsOf } from "./registry.js";
 import { subscribeInput } from "./schemas.js";
@@ -34,9 +34,10 @@ export const eventOperations = {
     audience: "principal",
     input: subscribeInput,
     output: z.custom<ProjectEventSubscription>((value) => value instanceof ProjectSubscription),
-    async run(ctx, actor, input) {
+    use: subscriptionScope,
+    async run(ctx, actor, input, { access }) {
       const registrations = input.register.map(toRegistration);
-      const access = await authorizeSubscription(ctx, actor, input.projectId, registrations);
+      requireRegistrations(access, registrations);
       return subscriptionsOf(ctx).open(actor, access, registrations);
     },
   }),

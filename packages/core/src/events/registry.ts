@@ -1,6 +1,7 @@
 import type { ProjectAccess } from "../access/project-access.js";
 import { actorPrincipal, type Actor } from "../kernel/actor.js";
-import { defineService, type Context } from "../kernel/context.js";
+import { defineCache, defineService, type Context } from "../kernel/context.js";
+import { globPredicate, type ValuePredicate } from "../permissions/glob.js";
 import { RateLimitError, UnauthorizedError } from "../kernel/errors.js";
 import { reloadAccess } from "./authorize.js";
 import type { ProjectEvent } from "../kernel/bus.js";
@@ -13,6 +14,12 @@ export const MAX_STREAMS_PER_ACTOR_AND_PROJECT = 5;
 
 /** How often the timer looks for subscriptions whose re-check is due; the clock decides whether one is. */
 export const RECHECK_TICK_MS = 5_000;
+
+/**
+ * Compiled path globs by pattern: most subscribers ask for the same few, and compiling each once
+ * saves a regular expression per subscription. Patterns come from callers, so the cache is bounded.
+ */
+const pathGlobs = defineCache<ValuePredicate>({ name: "event-path-globs", capacity: 1_000 });
 
 interface Owner {
   readonly actor: Actor;
@@ -34,6 +41,13 @@ export class SubscriptionRegistry implements SubscriptionHost {
   private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly ctx: Context) {}
+
+  readonly pathMatcher = (pattern: string): ValuePredicate => {
+    const cache = this.ctx.caches.get(pathGlobs);
+    let predicate = cache.get(pattern);
+    if (predicate === undefined) cache.set(pattern, (predicate = globPredicate(pattern)));
+    return predicate;
+  };
 
   /** Opens a subscription for an authorized actor; 429 past the per-actor, per-project limit. */
   open(actor: Actor, access: ProjectAccess, registrations: readonly Registration[]): ProjectSubscription {

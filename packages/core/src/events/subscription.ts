@@ -3,7 +3,7 @@ import { RateLimitError, type StrongroomError } from "../kernel/errors.js";
 import { requireRegistrations } from "./authorize.js";
 import type { ProjectEvent } from "../kernel/bus.js";
 import { asStrongroomError, toSubscribedEvent, type Delivery, type SubscribedEvent } from "./deliveries.js";
-import { indexRegistrations, selectPayload, type Registration, type RegistrationIndex, type SecretEventPermission } from "./match.js";
+import { indexRegistrations, selectPayload, type PathMatcher, type Registration, type RegistrationIndex, type SecretEventPermission } from "./match.js";
 import { permitsOf } from "./permits.js";
 import { BoundedQueue } from "./queue.js";
 
@@ -33,6 +33,8 @@ export interface ProjectEventSubscription {
 
 /** What a subscription needs from the registry that opened it. */
 export interface SubscriptionHost {
+  /** Compiles the registrations' path globs. */
+  readonly pathMatcher: PathMatcher;
   /** The actor's token checked and its access reloaded (shared by the actor's streams on the project). */
   reloadAccess(subscription: ProjectSubscription): Promise<ProjectAccess>;
   release(subscription: ProjectSubscription): void;
@@ -62,7 +64,7 @@ export class ProjectSubscription implements ProjectEventSubscription {
     access: ProjectAccess,
     openedAt: number,
   ) {
-    this.registrations = indexRegistrations(registrationList);
+    this.registrations = indexRegistrations(registrationList, host.pathMatcher);
     this.permits = permitsOf(access);
     this.lastCheckAt = openedAt;
     this.deliveries = this.view((delivery) => delivery);

@@ -2,8 +2,7 @@ import { BoundedCache } from "../kernel/cache.js";
 import { defineCache, type Context } from "../kernel/context.js";
 import { openText, packSealed, seal, unpackSealed, type Sealed } from "../crypto/aead.js";
 import { hmacHex } from "../crypto/hash.js";
-import type { AccessRow } from "../access/tables.js";
-import type { AppStorage as Storage } from "../schema.js";
+import type { ProjectRow } from "../access/tables.js";
 
 /**
  * A project's secret-manager data key in use. Every seal is bound (as AAD) to the secret it
@@ -25,12 +24,12 @@ const cipherCache = defineCache<ProjectCipher>({ name: "project-ciphers", capaci
 /** Blind indexes remembered per cipher: reads ask for the same few names again and again, batches for each name several times. */
 const MAX_REMEMBERED_NAMES = 4_096;
 
-export async function projectCipher(ctx: Context, storage: Storage, project: AccessRow<"projects">): Promise<ProjectCipher> {
+export async function projectCipher(ctx: Context, project: ProjectRow): Promise<ProjectCipher> {
   const keyId = project.kmsSecretManagerKeyId;
   const ciphers = ctx.caches.get(cipherCache);
   const cached = ciphers.get(keyId);
   if (cached) return cached;
-  const cipher = cipherOf(await ctx.keys.dataKey(storage, keyId), await ctx.keys.blindIndexKey(storage, keyId));
+  const cipher = cipherOf(await ctx.keys.dataKey(ctx.storage, keyId), await ctx.keys.blindIndexKey(ctx.storage, keyId));
   ciphers.set(keyId, cipher);
   return cipher;
 }

@@ -1,7 +1,8 @@
 import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "../storage/columns.js";
 
 /**
- * Tables of the secrets area; spread into storage/schema.ts.
+ * Tables of the secret manager; spread into the assembled schema (schema.ts). Environments are
+ * declared by access (access/tables.ts), which reads them for scopes; the secret manager writes them.
  *
  * A secret's name, value, comment and encrypted metadata values are stored only inside `sealed`:
  * one AES-256-GCM seal (`iv.tag.ciphertext`, see crypto/aead.ts) under the project's data key,
@@ -114,5 +115,8 @@ export const secretImports = defineTable(
 
 export const secretTables = { secretFolders, secrets, secretVersions, secretTags, secretImports };
 
-/** A row of one of this area's tables, by key. */
-export type SecretManagerRow<N extends keyof typeof secretTables> = RowOf<(typeof secretTables)[N]>;
+export type FolderRow = RowOf<typeof secretFolders>;
+export type SecretRow = RowOf<typeof secrets>;
+export type SecretVersionRow = RowOf<typeof secretVersions>;
+export type TagRow = RowOf<typeof secretTags>;
+export type SecretImportRow = RowOf<typeof secretImports>;

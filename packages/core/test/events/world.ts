@@ -9,8 +9,13 @@ import {
   type Strongroom,
   type SubscribedEvent,
 } from "@strongroom/core";
+import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
 
-/** An in-memory Strongroom with one project and a way to add identities that hold real tokens. */
+/**
+ * A Strongroom with one project and a way to add identities that hold real tokens. Not
+ * `createTestWorld`: its bus listener (the recorded events) would count among the listeners these
+ * tests expect to see released.
+ */
 export interface EventsWorld {
   sr: Strongroom;
   clock: ManualClock;
@@ -20,11 +25,12 @@ export interface EventsWorld {
   identity(roles: string[]): Promise<{ actor: Actor & { type: "identity" }; membershipId: string }>;
   /** A custom project role; returns its slug. */
   role(slug: string, permissions: unknown[]): Promise<string>;
+  close(): Promise<void>;
 }
 
-export async function eventsWorld(): Promise<EventsWorld> {
+export async function eventsWorld(storage: Storage = createMemoryStorage()): Promise<EventsWorld> {
   const clock = new ManualClock("2026-03-01T00:00:00.000Z");
-  const sr = await createStrongroom({ storage: createMemoryStorage(), rootKey: generateRootKey(), clock });
+  const sr = await createStrongroom({ storage, rootKey: generateRootKey(), clock });
   const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: "correct horse battery", organization: "Acme" });
   const admin = await sr.authenticate(boot.identity.credentials.token);
   const { project } = await sr.projects.create(admin, { projectName: "Payments" });
@@ -54,6 +60,7 @@ export async function eventsWorld(): Promise<EventsWorld> {
       await sr.customRoles.create(admin, { projectId: project.id, slug, name: slug, permissions } as never);
       return slug;
     },
+    close: () => sr.close(),
   };
 }
 

@@ -1,8 +1,8 @@
-import { createMemoryStorage } from "@strongroom/core";
 import type { Storage, StrongroomSchema } from "@strongroom/core/storage";
-import { describe, expect, it } from "vitest";
+import { createTestWorld, forEachStore, type TestWorld } from "@strongroom/core/testing";
+import { afterAll, beforeAll, expect, it, onTestFinished } from "vitest";
 import { failingStorage } from "./failing-storage.js";
-import { at, secretsWorld } from "./world.js";
+import { at, freshProject } from "./world.js";
 
 /** Records, for each event, whether every transaction begun so far had already committed. */
 function commitTracking(inner: Storage<StrongroomSchema>) {
@@ -25,10 +25,17 @@ function commitTracking(inner: Storage<StrongroomSchema>) {
   return { storage, inFlight: () => open };
 }
 
-describe("secret events", () => {
+forEachStore("secret events", (store) => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = await createTestWorld({ storage: await store.open() });
+  });
+  afterAll(() => world?.close());
+
   it("are published only after the transaction has committed", async () => {
-    const tracked = commitTracking(createMemoryStorage());
-    const w = await secretsWorld(tracked.storage);
+    const tracked = commitTracking(await store.open());
+    const w = await createTestWorld({ storage: tracked.storage });
+    onTestFinished(() => w.close());
     const seenWhileOpen: number[] = [];
     w.sr.context.bus.subscribe(() => seenWhileOpen.push(tracked.inFlight()));
     await w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }, { secretKey: "B" }] });
@@ -38,7 +45,8 @@ describe("secret events", () => {
   });
 
   it("carry SPEC.md's shape: one per kind and folder listing every key", async () => {
-    const w = await secretsWorld();
+    const w = await freshProject(world);
+    w.events.length = 0;
     await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "api" });
     await w.sr.secrets.createMany(w.admin, {
       ...at(w),
@@ -62,8 +70,9 @@ describe("secret events", () => {
   });
 
   it("are not published for a write that rolls back", async () => {
-    const storage = failingStorage(createMemoryStorage());
-    const w = await secretsWorld(storage);
+    const storage = failingStorage(await store.open());
+    const w = await createTestWorld({ storage });
+    onTestFinished(() => w.close());
     await w.sr.secrets.create(w.admin, { ...at(w), secretName: "A", secretValue: "x" });
     // An update writes the row, then files the old version: the second write fails.
     storage.failOnWrite(2);
@@ -74,7 +83,7 @@ describe("secret events", () => {
   });
 
   it("deleting a folder announces the deletion of every secret in it", async () => {
-    const w = await secretsWorld();
+    const w = await freshProject(world);
     await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "b", path: "/a" });
     await w.sr.secrets.create(w.admin, { ...at(w, "dev", "/a"), secretName: "X" });
     await w.sr.secrets.create(w.admin, { ...at(w, "dev", "/a/b"), secretName: "Y" });

@@ -1,53 +1,39 @@
-import { anonymous, createLocalBus, createMemoryStorage, createStrongroom, generateRootKey, ManualClock, type Actor, type ProjectEvent, type Strongroom } from "@strongroom/core";
+import { anonymous } from "@strongroom/core";
 import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
+import { createTestWorld, type TestWorld } from "@strongroom/core/testing";
 
-/** A Strongroom on in-memory storage with one organization, its admin identity and a project. */
-export interface SecretsWorld {
-  sr: Strongroom;
-  storage: Storage;
-  clock: ManualClock;
-  admin: Actor;
-  orgId: string;
-  projectId: string;
-  projectSlug: string;
-  /** Every event published on the bus, in order. */
-  events: ProjectEvent[];
-  /** A user of the organization with these project roles (slugs). */
-  userWith(roles: string[], email?: string): Promise<Actor>;
-  /** A custom project role; returns its slug. */
-  role(slug: string, permissions: PermissionRule[]): Promise<string>;
-}
+/** What the secret tests work with: an instance, its admin, one project and helpers bound to that project. */
+export type SecretsWorld = Pick<TestWorld, "sr" | "storage" | "clock" | "admin" | "orgId" | "projectId" | "projectSlug" | "events" | "userWith" | "role">;
 
-export interface PermissionRule {
-  subject: string;
-  action: string | string[];
-  conditions?: Record<string, unknown>;
-  inverted?: boolean;
-}
+/** A new instance (on a fresh memory store unless given one) with an organization, its admin and a project. */
+export const secretsWorld = (storage?: Storage): Promise<TestWorld> => createTestWorld({ storage });
 
-export async function secretsWorld(storage: Storage = createMemoryStorage()): Promise<SecretsWorld> {
-  const clock = new ManualClock("2026-03-01T00:00:00.000Z");
-  const bus = createLocalBus();
-  const events: ProjectEvent[] = [];
-  bus.subscribe((e) => events.push(e));
-  const sr = await createStrongroom({ storage, rootKey: generateRootKey(), clock, bus });
-  const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: "correct horse battery", organization: "Acme" });
-  const admin = await sr.authenticate(boot.identity.credentials.token);
-  const { project } = await sr.projects.create(admin, { projectName: "Payments" });
+let projects = 0;
+
+/**
+ * A project of its own in a shared world, with members and roles bound to it. Suites that run on
+ * every store share one world per store (a PostgreSQL database takes about a second to create)
+ * and give each test a fresh project.
+ */
+export async function freshProject(world: TestWorld): Promise<SecretsWorld> {
+  const n = ++projects;
+  const { sr, admin, orgId } = world;
+  const { project } = await sr.projects.create(admin, { projectName: `Payments ${n}` });
   let users = 0;
   return {
     sr,
-    storage,
-    clock,
+    storage: world.storage,
+    clock: world.clock,
     admin,
-    orgId: boot.organization.id,
+    orgId,
     projectId: project.id,
     projectSlug: project.slug,
-    events,
-    async userWith(roles, email = `user${++users}@acme.test`) {
-      const { user } = await sr.organizations.createUser(admin, { orgId: boot.organization.id, email, password: "a long enough password" });
+    events: world.events,
+    async userWith(roles, email = `p${n}-user${++users}@acme.test`) {
+      const password = "a long enough password";
+      await sr.organizations.createUser(admin, { orgId, email, password });
       await sr.memberships.addUsers(admin, { projectId: project.id, usernames: [email], roleSlugs: roles });
-      return { type: "user", userId: user.id, tokenId: "test" };
+      return sr.authenticate((await sr.auth.login(anonymous, { email, password })).accessToken);
     },
     async role(slug, permissions) {
       await sr.customRoles.create(admin, { projectId: project.id, slug, name: slug, permissions } as never);
@@ -57,4 +43,4 @@ export async function secretsWorld(storage: Storage = createMemoryStorage()): Pr
 }
 
 /** Shorthand for the environment and project of most calls. */
-export const at = (w: SecretsWorld, environment = "dev", secretPath = "/") => ({ projectId: w.projectId, environment, secretPath });
+export const at = (w: { projectId: string }, environment = "dev", secretPath = "/") => ({ projectId: w.projectId, environment, secretPath });

@@ -2,11 +2,11 @@ import type { ProjectAccess, ProjectRow } from "../../access/project-access.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError, PermissionDeniedError } from "../../kernel/errors.js";
 import { projectCipher, type ProjectCipher } from "../../secret-manager/cipher.js";
-import { decodeSecret, type FolderRef, type SecretRow } from "../../secret-manager/secrets/model.js";
-import { rowsOfKind } from "../../secret-manager/secrets/rows.js";
+import { decodeSecret, type FolderRef } from "../../secret-manager/secrets/model.js";
+import { secretRepository } from "../../secret-manager/secrets/repository.js";
 import { permissionObject } from "../../secret-manager/secrets/visibility.js";
-import { projectTags } from "../../secret-manager/tags/lookup.js";
-import type { AppStorage as Storage } from "../../schema.js";
+import type { SecretRow } from "../../secret-manager/tables.js";
+import { tagRepository } from "../../secret-manager/tags/repository.js";
 import type { CredentialDefinition } from "../brokering/credentials.js";
 import type { ServiceLocation } from "./repository.js";
 
@@ -18,8 +18,8 @@ import type { ServiceLocation } from "./repository.js";
 
 const SHARED = { type: "shared", ownerId: "" } as const;
 
-async function findSharedSecret(storage: Storage, cipher: ProjectCipher, folder: FolderRef, key: string): Promise<SecretRow | undefined> {
-  return (await rowsOfKind(storage, folder.id, [cipher.blindIndex(key)], SHARED))[0];
+async function findSharedSecret(ctx: Context, cipher: ProjectCipher, folder: FolderRef, key: string): Promise<SecretRow | undefined> {
+  return (await ctx.repo(secretRepository).ofKind(folder.id, [cipher.blindIndex(key)], SHARED))[0];
 }
 
 /**
@@ -33,8 +33,7 @@ export async function checkCredentialSources(
   location: ServiceLocation,
   credentials: readonly CredentialDefinition[],
 ): Promise<void> {
-  const storage = ctx.storage;
-  const cipher = await projectCipher(ctx, storage, access.project);
+  const cipher = await projectCipher(ctx, access.project);
   const where = `${location.env.slug}:${location.folder.path}`;
   const problems: string[] = [];
   const found: { key: string; row: SecretRow }[] = [];
@@ -44,13 +43,13 @@ export async function checkCredentialSources(
       continue;
     }
     const key = credential.secretKey!;
-    const row = await findSharedSecret(storage, cipher, location.folder, key);
+    const row = await findSharedSecret(ctx, cipher, location.folder, key);
     if (row) found.push({ key, row });
     else problems.push(`credentials[${index}]: secret '${credential.secretKey}' not found in ${where}`);
   }
   if (problems.length > 0) throw new BadRequestError(problems.join("; "));
 
-  const tags = found.some(({ row }) => row.tagIds.length > 0) ? await projectTags(storage, access.project.id) : new Map();
+  const tags = found.some(({ row }) => row.tagIds.length > 0) ? await ctx.repo(tagRepository).ofProject(access.project.id) : new Map();
   for (const { key, row } of found) {
     if (!access.can("readValue", "secrets", permissionObject(location.env.slug, location.folder.path, key, row.tagIds, tags))) {
       throw new PermissionDeniedError(`You are not allowed to readValue secret '${key}' in ${where}, so you cannot hand it to a proxied service`);
@@ -65,11 +64,11 @@ export async function credentialValues(
   folder: FolderRef,
   credentials: readonly CredentialDefinition[],
 ): Promise<{ values: string[] } | { missing: string }> {
-  const cipher = await projectCipher(ctx, ctx.storage, project);
+  const cipher = await projectCipher(ctx, project);
   const values: string[] = [];
   for (const credential of credentials) {
     if (credential.secretKey === null) return { missing: `dynamic secret '${credential.dynamicSecretName}'` };
-    const row = await findSharedSecret(ctx.storage, cipher, folder, credential.secretKey);
+    const row = await findSharedSecret(ctx, cipher, folder, credential.secretKey);
     if (!row) return { missing: `secret '${credential.secretKey}'` };
     values.push(decodeSecret(cipher, row, folder).value);
   }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { loadProjectAccess, type ProjectAccess } from "../../access/project-access.js";
 import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
-import { requireEnvironment } from "../../secret-manager/environments/lookup.js";
+import { liveEnvironment } from "../../access/environments.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { requireFolder } from "../../secret-manager/folders/tree.js";
 import { newId } from "../../kernel/ids.js";
@@ -47,8 +47,8 @@ async function openFolder(
   if (access.project.type !== "secret-manager") {
     throw new BadRequestError(`Proxied services live in secret-manager projects; this project's type is ${access.project.type}`);
   }
-  const env = await requireEnvironment(ctx.storage, access.project.id, where.environment);
-  const location = { env, folder: await requireFolder(ctx.storage, env, where.secretPath) };
+  const env = await liveEnvironment(ctx, access.project.id, where.environment);
+  const location = { env, folder: await requireFolder(ctx, env, where.secretPath) };
   access.require(action, "proxied-services", servicePermissionObject(location));
   return { access, location };
 }

@@ -1,9 +1,10 @@
 import { newId } from "../../kernel/ids.js";
-import type { EnvironmentRow } from "../../secret-manager/environments/lookup.js";
+import type { EnvironmentRow } from "../../access/tables.js";
 import { rootFolder } from "../../secret-manager/folders/tree.js";
 import type { FolderRef } from "../../secret-manager/secrets/model.js";
 import type { AgentVaultRow } from "../tables.js";
 import type { AppStorage as Storage } from "../../schema.js";
+import type { Where } from "../../storage/table.js";
 import type { CredentialDefinition, CredentialRole, HeaderPurpose, SubstitutionSurface } from "../brokering/credentials.js";
 import type { ProxiedServiceObject } from "./schemas.js";
 
@@ -107,4 +108,9 @@ export async function deleteServices(tx: Storage, services: readonly Pick<Servic
     const kept = bundle.serviceIds.filter((id) => !ids.has(id));
     if (kept.length !== bundle.serviceIds.length) await tx.tables.agentAccessBundles.update({ id: bundle.id }, { serviceIds: kept, updatedAt: now });
   }
+}
+
+/** Removes the services `where` finds: the cascade of a folder or environment the secret manager removed (see src/hooks.ts). */
+export async function deleteServicesWhere(tx: Storage, where: Where<ServiceRow>, now: string): Promise<void> {
+  await deleteServices(tx, await tx.tables.proxiedServices.find(where), now);
 }

@@ -1,9 +1,9 @@
 import { defineOperation } from "../../kernel/operation.js";
+import { secretScope } from "../scope.js";
 import { createSecrets, newSecretFrom } from "./create.js";
 import { deleteSecrets } from "./delete.js";
-import { changesOf, createSecretsInput, deleteSecretsInput, updateSecretsInput } from "./inputs.js";
 import type { PlainSecret } from "./model.js";
-import { secretsSchema } from "./schemas.js";
+import { changesOf, createSecretsInput, deleteSecretsInput, secretsSchema, updateSecretsInput } from "./schemas.js";
 import { updateSecrets } from "./update.js";
 import { presentWritten } from "./visibility.js";
 import { withSecretWrite, type WriteScope } from "./write-scope.js";
@@ -20,8 +20,9 @@ export const batchOperations = {
     audience: "principal",
     input: createSecretsInput,
     output: secretsSchema,
-    run: (ctx, actor, input) =>
-      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+    use: secretScope,
+    run: (ctx, actor, input, scope) =>
+      withSecretWrite(ctx, actor, scope, async (w) => {
         const items = input.secrets.map((item) =>
           newSecretFrom({ secretPath: item.secretPath ?? input.secretPath, key: item.secretKey, type: item.type }, changesOf(item)),
         );
@@ -37,8 +38,9 @@ export const batchOperations = {
     audience: "principal",
     input: updateSecretsInput,
     output: secretsSchema,
-    run: (ctx, actor, input) =>
-      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+    use: secretScope,
+    run: (ctx, actor, input, scope) =>
+      withSecretWrite(ctx, actor, scope, async (w) => {
         const items = input.secrets.map((item) => ({
           secretPath: item.secretPath ?? input.secretPath,
           key: item.secretKey,
@@ -55,8 +57,9 @@ export const batchOperations = {
     audience: "principal",
     input: deleteSecretsInput,
     output: secretsSchema,
-    run: (ctx, actor, input) =>
-      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+    use: secretScope,
+    run: (ctx, actor, input, scope) =>
+      withSecretWrite(ctx, actor, scope, async (w) => {
         const items = input.secrets.map((item) => ({ secretPath: item.secretPath ?? input.secretPath, key: item.secretKey, type: item.type }));
         return shown(w, await deleteSecrets(w, items));
       }),

@@ -1,7 +1,6 @@
-import type { Context } from "../../kernel/context.js";
 import type { ProjectEvent, SecretLocation } from "../../kernel/bus.js";
-import { importersOf } from "../imports/importers.js";
-import type { AppStorage as Storage } from "../../schema.js";
+import type { Context } from "../../kernel/context.js";
+import { importRepository } from "../imports/repository.js";
 
 type ChangeKind = "secret:create" | "secret:update" | "secret:delete";
 
@@ -38,12 +37,12 @@ export class SecretChangeLog {
   }
 
   /** Reads, inside the transaction, which folders import the changed ones. */
-  async resolveImporters(storage: Storage): Promise<void> {
+  async resolveImporters(tx: Context): Promise<void> {
     const sources = new Map<string, { envId: string; path: string }>();
     for (const entry of this.changes.values()) {
       sources.set(`${entry.envId}\u0000${entry.location.secretPath}`, { envId: entry.envId, path: entry.location.secretPath });
     }
-    this.importMutations = sources.size ? await importersOf(storage, [...sources.values()]) : [];
+    this.importMutations = sources.size ? await tx.repo(importRepository).importersOf([...sources.values()]) : [];
   }
 
   events(): ProjectEvent[] {
@@ -65,23 +64,20 @@ export class SecretChangeLog {
  * Runs a secret write in one transaction and publishes its events only after the commit: a write
  * that rolls back announces nothing.
  */
-export async function writeSecrets<T>(
-  ctx: Context,
-  project: { id: string; type: string },
-  write: (tx: Storage, log: SecretChangeLog) => Promise<T>,
-): Promise<T> {
+export function writeSecrets<T>(ctx: Context, project: { id: string; type: string }, write: (tx: Context, log: SecretChangeLog) => Promise<T>): Promise<T> {
   const log = new SecretChangeLog(project);
-  const result = await ctx.storage.transaction(async (tx) => {
+  return ctx.withTransaction(async (tx) => {
     const value = await write(tx, log);
     if (!log.isEmpty) await log.resolveImporters(tx);
+    tx.afterCommit(() => {
+      for (const event of log.events()) {
+        try {
+          ctx.bus.publish(event);
+        } catch {
+          // The write has committed; a failing subscriber must not turn it into an error answer.
+        }
+      }
+    });
     return value;
   });
-  for (const event of log.events()) {
-    try {
-      ctx.bus.publish(event);
-    } catch {
-      // The write has committed; a failing subscriber must not turn it into an error answer.
-    }
-  }
-  return result;
 }

@@ -2,7 +2,6 @@ import { BadRequestError } from "../../kernel/errors.js";
 import { assertTagIds } from "../tags/lookup.js";
 import { encodeSecret, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
 import { newRowId } from "./row-ids.js";
-import { rowsOfKind } from "./rows.js";
 import { requireOnSecret } from "./visibility.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
@@ -36,11 +35,11 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
   for (const group of groupByKind(w, items, folders)) {
     const hashes = group.items.map((i) => w.cipher.blindIndex(i.key));
     if (!namesChecked) {
-      const existing = new Set((await rowsOfKind(w.tx, group.folder.id, hashes, group)).map((r) => r.keyHash));
+      const existing = new Set((await w.secrets.ofKind(group.folder.id, hashes, group)).map((r) => r.keyHash));
       group.items.forEach((item, i) => existing.has(hashes[i]) && taken.push(describeKey(item.secretPath, item.key)));
     }
     if (group.type === "personal") {
-      const shared = new Set((await rowsOfKind(w.tx, group.folder.id, hashes, { type: "shared", ownerId: "" })).map((r) => r.keyHash));
+      const shared = new Set((await w.secrets.ofKind(group.folder.id, hashes, { type: "shared", ownerId: "" })).map((r) => r.keyHash));
       group.items.forEach((item, i) => !shared.has(hashes[i]) && orphans.push(describeKey(item.secretPath, item.key)));
     }
   }
@@ -75,7 +74,7 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
 export async function insertSecrets(w: WriteScope, secrets: readonly PlainSecret[]): Promise<void> {
   if (secrets.length === 0) return;
   const rows = secrets.map((s) => encodeSecret(w.cipher, s, { projectId: w.project.id, envId: w.env.id }));
-  await w.tx.tables.secrets.insertMany(rows);
+  await w.secrets.insert(rows);
   for (const s of secrets) w.log.record("secret:create", w.env, s.folder.path, s.key);
 }
 

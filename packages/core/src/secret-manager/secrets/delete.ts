@@ -1,6 +1,6 @@
 import { NotFoundError } from "../../kernel/errors.js";
-import { decodeSecret, versionOf, type PlainSecret, type SecretRow, type SecretType } from "./model.js";
-import { rowsOfKind } from "./rows.js";
+import type { SecretRow } from "../tables.js";
+import { decodeSecret, type PlainSecret, type SecretType } from "./model.js";
 import { requireOnSecret } from "./visibility.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
@@ -23,7 +23,7 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   const sharedHashes = new Map<string, string[]>();
   for (const group of groupByKind(w, items, folders)) {
     const hashes = group.items.map((i) => w.cipher.blindIndex(i.key));
-    const rows = new Map((await rowsOfKind(w.tx, group.folder.id, hashes, group)).map((r) => [r.keyHash, r]));
+    const rows = new Map((await w.secrets.ofKind(group.folder.id, hashes, group)).map((r) => [r.keyHash, r]));
     group.items.forEach((item, i) => {
       const row = rows.get(hashes[i]);
       if (!row) return missing.push(describeKey(item.secretPath, item.key));
@@ -37,12 +37,7 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   const secrets = deleted.map((d) => d.secret);
   for (const secret of secrets) requireOnSecret(w.access, "delete", w.env.slug, secret, w.tags);
 
-  // The last state is filed with the earlier ones, so a deleted secret's history stays complete.
-  await w.tx.tables.secretVersions.insertMany(deleted.map((d) => versionOf(d.row)));
-  await w.tx.tables.secrets.delete({ id: { in: secrets.map((s) => s.id) } });
-  for (const [folderId, hashes] of sharedHashes) {
-    await w.tx.tables.secrets.delete({ folderId, type: "personal", keyHash: { in: hashes } });
-  }
+  await w.secrets.delete(deleted.map((d) => d.row), sharedHashes);
   for (const s of secrets) w.log.record("secret:delete", w.env, s.folder.path, s.key);
   return secrets;
 }

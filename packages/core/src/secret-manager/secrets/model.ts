@@ -1,10 +1,7 @@
-import type { SecretManagerRow } from "../tables.js";
 import type { ProjectCipher } from "../cipher.js";
+import type { SecretActor, SecretRow, SecretVersionRow } from "../tables.js";
 import { newRowId } from "./row-ids.js";
-import type { SecretActor } from "../tables.js";
 
-export type SecretRow = SecretManagerRow<"secrets">;
-export type SecretVersionRow = SecretManagerRow<"secretVersions">;
 export type SecretType = "shared" | "personal";
 
 export interface MetadataItem {

@@ -1,13 +1,13 @@
 import type { ProjectAccess } from "../../access/project-access.js";
-import { findEnvironment } from "../environments/lookup.js";
-import { findFolder } from "../folders/tree.js";
-import type { AppStorage as Storage } from "../../schema.js";
+import { accessRepository } from "../../access/repository.js";
+import type { Context } from "../../kernel/context.js";
 import type { ProjectCipher } from "../cipher.js";
-import { decodeSecret } from "./model.js";
+import { folderRepository } from "../folders/repository.js";
 import { FOLDER_NAME_PATTERN } from "../paths.js";
-import { visibleRows } from "./rows.js";
+import type { TagRow } from "../tables.js";
+import { decodeSecret } from "./model.js";
+import { secretRepository } from "./repository.js";
 import type { SecretObject } from "./schemas.js";
-import type { TagRow } from "./serialize.js";
 import { permissionObject } from "./visibility.js";
 
 /**
@@ -21,7 +21,7 @@ const REFERENCE = /\$\{([^${}]+)\}/g;
 const MAX_DEPTH = 5;
 
 export interface ReferenceScope {
-  readonly storage: Storage;
+  readonly ctx: Context;
   readonly access: ProjectAccess;
   readonly cipher: ProjectCipher;
   readonly projectId: string;
@@ -72,11 +72,11 @@ class Resolver {
 
   /** The referenced secret's own value, if it exists and the caller may read it. */
   private async lookup(target: Location & { key: string }): Promise<string | undefined> {
-    const { storage, cipher, access, projectId, principalId, tags } = this.scope;
-    const env = await findEnvironment(storage, projectId, target.environment);
-    const folder = env && (await findFolder(storage, env.id, target.secretPath));
+    const { ctx, cipher, access, projectId, principalId, tags } = this.scope;
+    const env = await ctx.repo(accessRepository).liveEnvironment(projectId, target.environment);
+    const folder = env && (await ctx.repo(folderRepository).find(env.id, target.secretPath));
     if (!folder) return undefined;
-    const [row] = await visibleRows(storage, [folder.id], principalId, [cipher.blindIndex(target.key)]);
+    const [row] = await ctx.repo(secretRepository).visible([folder.id], principalId, [cipher.blindIndex(target.key)]);
     if (!row) return undefined;
     const secret = decodeSecret(cipher, row, folder);
     const object = permissionObject(target.environment, folder.path, secret.key, secret.tagIds, tags);

@@ -1,8 +1,8 @@
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { assertTagIds } from "../tags/lookup.js";
 import { insertSecrets, newSecretFrom, planCreates } from "./create.js";
-import { decodeSecret, sealContent, versionOf, type MetadataItem, type PlainSecret, type SecretChanges, type SecretRow, type SecretType, type SecretVersionRow } from "./model.js";
-import { rowsOfKind } from "./rows.js";
+import type { SecretRow, SecretVersionRow } from "../tables.js";
+import { decodeSecret, sealContent, versionOf, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
 import { requireOnSecret } from "./visibility.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
@@ -39,7 +39,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   for (const group of groupByKind(w, items, folders)) {
     const newKeys = group.items.flatMap((i) => (i.changes.newKey !== undefined && i.changes.newKey !== i.key ? [i.changes.newKey] : []));
     const hashOf = new Map([...group.items.map((i) => i.key), ...newKeys].map((k) => [k, w.cipher.blindIndex(k)]));
-    const rows = await rowsOfKind(w.tx, group.folder.id, [...new Set(hashOf.values())], group);
+    const rows = await w.secrets.ofKind(group.folder.id, [...new Set(hashOf.values())], group);
     const byHash = new Map(rows.map((r) => [r.keyHash, r]));
     // A new name may be neither an existing secret's nor another item's final name.
     const finalNames = new Set<string>();
@@ -79,7 +79,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
 
   const versions = [];
   for (const update of changed) versions.push(await writeUpdate(w, update));
-  if (versions.length) await w.tx.tables.secretVersions.insertMany(versions);
+  if (versions.length) await w.secrets.fileVersions(versions);
   await insertSecrets(w, created);
 
   const results: (PlainSecret | undefined)[] = items.map(() => undefined);
@@ -127,7 +127,6 @@ function sameSecret(a: PlainSecret, b: PlainSecret): boolean {
  * conditional on the version read, so a concurrent write is refused rather than silently lost.
  */
 async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate): Promise<SecretVersionRow> {
-  const id = row.id;
   const patch: Partial<SecretRow> = {
     version: next.version,
     actor: next.actor,
@@ -141,8 +140,7 @@ async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate)
   const contentChanged =
     next.key !== current.key || next.value !== current.value || next.comment !== current.comment || !sameMetadata(next.metadata, current.metadata);
   if (contentChanged) Object.assign(patch, sealContent(w.cipher, next));
-  const matched = await w.tx.tables.secrets.update({ id, version: row.version }, patch);
-  if (matched !== 1) throw new BadRequestError(`Secret '${current.key}' was changed by another request; retry`);
+  if (!(await w.secrets.update(row, patch))) throw new BadRequestError(`Secret '${current.key}' was changed by another request; retry`);
   w.log.record("secret:update", w.env, next.folder.path, next.key);
   return versionOf(row);
 }

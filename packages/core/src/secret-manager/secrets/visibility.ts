@@ -1,9 +1,10 @@
 import type { ProjectAccess } from "../../access/project-access.js";
 import { PermissionDeniedError } from "../../kernel/errors.js";
 import type { ProjectCipher } from "../cipher.js";
-import { decodeSecret, type FolderRef, type PlainSecret, type SecretRow } from "./model.js";
+import type { SecretRow, TagRow } from "../tables.js";
+import { decodeSecret, type FolderRef, type PlainSecret } from "./model.js";
 import type { SecretObject } from "./schemas.js";
-import { tagsOf, toSecretObject, type TagRow } from "./serialize.js";
+import { tagsOf, toSecretObject } from "./view.js";
 
 export type SecretAction = "describeSecret" | "readValue" | "create" | "edit" | "delete";
 

@@ -1,11 +1,23 @@
+import { z } from "zod";
 import { defineOperation } from "../../kernel/operation.js";
+import { secretScope } from "../scope.js";
 import { createSecrets, newSecretFrom } from "./create.js";
 import { deleteSecrets } from "./delete.js";
-import { changesOf, createSecretInput, deleteSecretInput, updateSecretInput } from "./inputs.js";
-import { singleSecretSchema } from "./schemas.js";
+import { retag } from "./retag.js";
+import {
+  changesOf,
+  createSecretInput,
+  deleteSecretInput,
+  encryptedSecretSchema,
+  secretTagsInput,
+  singleSecretSchema,
+  updateSecretInput,
+} from "./schemas.js";
 import { updateSecrets } from "./update.js";
 import { presentWritten } from "./visibility.js";
 import { withSecretWrite } from "./write-scope.js";
+
+const encryptedAnswer = z.object({ secret: encryptedSecretSchema });
 
 /** Single-secret writes: a batch of one through the same engine as the batch endpoints. */
 export const writeOperations = {
@@ -15,8 +27,9 @@ export const writeOperations = {
     audience: "principal",
     input: createSecretInput,
     output: singleSecretSchema,
-    run: (ctx, actor, input) =>
-      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+    use: secretScope,
+    run: (ctx, actor, input, scope) =>
+      withSecretWrite(ctx, actor, scope, async (w) => {
         const where = { secretPath: input.secretPath, key: input.secretName, type: input.type };
         const [secret] = await createSecrets(w, [newSecretFrom(where, changesOf(input))]);
         return { secret: presentWritten(w.view, secret) };
@@ -29,8 +42,9 @@ export const writeOperations = {
     audience: "principal",
     input: updateSecretInput,
     output: singleSecretSchema,
-    run: (ctx, actor, input) =>
-      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+    use: secretScope,
+    run: (ctx, actor, input, scope) =>
+      withSecretWrite(ctx, actor, scope, async (w) => {
         const item = { secretPath: input.secretPath, key: input.secretName, type: input.type, changes: changesOf(input) };
         const [secret] = await updateSecrets(w, [item], "failOnNotFound");
         return { secret: presentWritten(w.view, secret!) };
@@ -43,10 +57,31 @@ export const writeOperations = {
     audience: "principal",
     input: deleteSecretInput,
     output: singleSecretSchema,
-    run: (ctx, actor, input) =>
-      withSecretWrite(ctx, actor, input.project, input.environment, async (w) => {
+    use: secretScope,
+    run: (ctx, actor, input, scope) =>
+      withSecretWrite(ctx, actor, scope, async (w) => {
         const [secret] = await deleteSecrets(w, [{ secretPath: input.secretPath, key: input.secretName, type: input.type }]);
         return { secret: presentWritten(w.view, secret) };
       }),
+  }),
+
+  attachTags: defineOperation({
+    name: "attachTags",
+    summary: "Attach tags to a secret by slug: an unknown slug → 404, one already attached → 400",
+    audience: "principal",
+    input: secretTagsInput,
+    output: encryptedAnswer,
+    use: secretScope,
+    run: (ctx, actor, input, scope) => withSecretWrite(ctx, actor, scope, (w) => retag(w, input, true)),
+  }),
+
+  detachTags: defineOperation({
+    name: "detachTags",
+    summary: "Detach tags from a secret by slug: an unknown slug → 404, one not attached → 400",
+    audience: "principal",
+    input: secretTagsInput,
+    output: encryptedAnswer,
+    use: secretScope,
+    run: (ctx, actor, input, scope) => withSecretWrite(ctx, actor, scope, (w) => retag(w, input, false)),
   }),
 };

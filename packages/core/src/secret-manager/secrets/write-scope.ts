@@ -1,21 +1,22 @@
-import type { ProjectRef } from "../../access/project-access.js";
 import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
-import { findFolder } from "../folders/tree.js";
-import { projectTags } from "../tags/lookup.js";
-import type { AppStorage as Storage } from "../../schema.js";
-import { actorProfile } from "./actor-profile.js";
+import { actorProfile } from "../actor-profile.js";
+import { folderRepository } from "../folders/repository.js";
+import type { SecretScope } from "../scope.js";
+import type { SecretActor, TagRow } from "../tables.js";
+import { tagRepository } from "../tags/repository.js";
 import { writeSecrets, type SecretChangeLog } from "./change-log.js";
 import type { FolderRef, SecretType } from "./model.js";
-import { openEnvironment, type EnvironmentScope } from "./scope.js";
-import type { TagRow } from "./serialize.js";
-import type { SecretActor } from "../tables.js";
+import { secretRepository, type SecretRepository } from "./repository.js";
 import type { ReadView } from "./visibility.js";
 
 /** Everything a secret write needs, inside its transaction. */
-export interface WriteScope extends EnvironmentScope {
-  readonly tx: Storage;
+export interface WriteScope extends SecretScope {
+  /** The transaction's context. */
+  readonly tx: Context;
+  /** The secrets, read and written in the transaction. */
+  readonly secrets: SecretRepository;
   readonly log: SecretChangeLog;
   readonly author: SecretActor;
   /** The caller's user or identity id: the owner of the personal overrides it writes. */
@@ -26,21 +27,15 @@ export interface WriteScope extends EnvironmentScope {
   readonly view: ReadView;
 }
 
-/** Opens the environment, then runs `write` in one transaction; events go out after the commit. */
-export async function withSecretWrite<T>(
-  ctx: Context,
-  actor: Actor,
-  ref: ProjectRef,
-  environment: string,
-  write: (w: WriteScope) => Promise<T>,
-): Promise<T> {
-  const scope = await openEnvironment(ctx, actor, ref, environment);
-  const profile = await actorProfile(ctx.storage, actor);
+/** Runs `write` in one transaction of the scope's environment; events go out after the commit. */
+export async function withSecretWrite<T>(ctx: Context, actor: Actor, scope: SecretScope, write: (w: WriteScope) => Promise<T>): Promise<T> {
+  const profile = await actorProfile(ctx, actor);
   return writeSecrets(ctx, scope.project, async (tx, log) => {
-    const tags = await projectTags(tx, scope.project.id);
+    const tags = await tx.repo(tagRepository).ofProject(scope.project.id);
     return write({
       ...scope,
       tx,
+      secrets: tx.repo(secretRepository),
       log,
       author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
       principalId: profile.id,
@@ -58,7 +53,7 @@ export async function resolveFolders(w: WriteScope, paths: Iterable<string>): Pr
   const folders = new Map<string, FolderRef>();
   const missing: string[] = [];
   for (const path of new Set(paths)) {
-    const folder = await findFolder(w.tx, w.env.id, path);
+    const folder = await w.tx.repo(folderRepository).find(w.env.id, path);
     if (folder) folders.set(path, folder);
     else missing.push(path);
   }

@@ -1,10 +1,7 @@
-import type { SecretManagerRow } from "../tables.js";
 import type { ProjectCipher } from "../cipher.js";
+import type { SecretActor, TagRow } from "../tables.js";
 import type { PlainSecret } from "./model.js";
 import type { SecretObject } from "./schemas.js";
-import type { SecretActor } from "../tables.js";
-
-export type TagRow = SecretManagerRow<"secretTags">;
 
 /** What a secret object shows besides the secret itself. */
 export interface SecretSurroundings {

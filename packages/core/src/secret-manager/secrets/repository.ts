@@ -1,0 +1,65 @@
+import { defineRepository } from "../../kernel/context.js";
+import { tablesOf } from "../../storage/table.js";
+import { secretTables, type SecretRow, type SecretVersionRow } from "../tables.js";
+import { versionOf, type SecretType } from "./model.js";
+
+/** One kind of secret in a folder: the shared ones, or one owner's personal overrides. */
+export interface SecretKind {
+  type: SecretType;
+  ownerId: string;
+}
+
+export const secretRepository = defineRepository("secret-manager.secrets", (ctx) => {
+  const t = tablesOf(ctx.storage, secretTables);
+  return {
+    /**
+     * The secrets a principal sees in some folders: the shared ones, each replaced by the
+     * principal's own personal override of the same name where it has one. `keyHashes` narrows to
+     * some names.
+     */
+    async visible(folderIds: readonly string[], principalId: string | undefined, keyHashes?: readonly string[]): Promise<SecretRow[]> {
+      if (folderIds.length === 0 || keyHashes?.length === 0) return [];
+      const rows = await t.secrets.find({
+        folderId: folderIds.length === 1 ? folderIds[0] : { in: folderIds },
+        ownerId: principalId ? { in: ["", principalId] } : "",
+        ...(keyHashes ? { keyHash: keyHashes.length === 1 ? keyHashes[0] : { in: keyHashes } } : {}),
+      });
+      const personal = new Set(rows.filter((r) => r.type === "personal").map((r) => `${r.folderId}:${r.keyHash}`));
+      return rows.filter((r) => r.type === "personal" || !personal.has(`${r.folderId}:${r.keyHash}`));
+    },
+
+    /** Secrets of one kind in a folder, by blind index. */
+    ofKind: (folderId: string, keyHashes: readonly string[], kind: SecretKind): Promise<SecretRow[]> =>
+      keyHashes.length === 0
+        ? Promise.resolve([])
+        : t.secrets.find({ folderId, keyHash: { in: keyHashes }, type: kind.type, ownerId: kind.ownerId }),
+
+    /** An earlier state of a secret. */
+    version: (secretId: string, version: number): Promise<SecretVersionRow | undefined> => t.secretVersions.findOne({ secretId, version }),
+
+    /** In one statement however many there are. */
+    insert: (rows: SecretRow[]): Promise<void> => t.secrets.insertMany(rows),
+
+    /** Conditional on the version read: false when another write changed the secret since. */
+    update: async (row: SecretRow, patch: Partial<SecretRow>): Promise<boolean> =>
+      (await t.secrets.update({ id: row.id, version: row.version }, patch)) === 1,
+
+    /** Files states that updates replaced. */
+    fileVersions: (versions: SecretVersionRow[]): Promise<void> => t.secretVersions.insertMany(versions),
+
+    /**
+     * Deletes secrets, filing each one's last state with the earlier ones (a deleted secret's
+     * history stays complete), and the personal overrides of `sharedNames` (blind indexes of
+     * deleted shared secrets, by folder), which would override nothing.
+     */
+    delete: (rows: readonly SecretRow[], sharedNames: ReadonlyMap<string, readonly string[]>): Promise<void> =>
+      ctx.withTransaction(async (tx) => {
+        const w = tablesOf(tx.storage, secretTables);
+        await w.secretVersions.insertMany(rows.map(versionOf));
+        await w.secrets.delete({ id: { in: rows.map((r) => r.id) } });
+        for (const [folderId, hashes] of sharedNames) await w.secrets.delete({ folderId, type: "personal", keyHash: { in: [...hashes] } });
+      }),
+  };
+});
+
+export type SecretRepository = ReturnType<typeof secretRepository.create>;
