@@ -118,6 +118,7 @@ export function base64Runs(bytes: Buffer): string[] {
 }
 
 const MASK = 0x2a; // "*"
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Every form at once, in one pass over the bytes (Aho–Corasick): the cost per byte does not grow
@@ -195,7 +196,7 @@ export class FormAutomaton {
 export class Scrubber {
   readonly #automaton: FormAutomaton;
   #state = 0;
-  #held: Buffer = Buffer.alloc(0);
+  #held: Buffer = EMPTY;
 
   constructor(forms: readonly Buffer[] | FormAutomaton) {
     this.#automaton = forms instanceof FormAutomaton ? forms : new FormAutomaton(forms);
@@ -204,23 +205,30 @@ export class Scrubber {
   /** The bytes that can be passed on now. */
   push(chunk: Buffer): Buffer {
     const automaton = this.#automaton;
-    const pending = this.#held.length ? Buffer.concat([this.#held, chunk]) : Buffer.from(chunk);
+    const held = this.#held;
     let state = this.#state;
-    for (let i = this.#held.length; i < pending.length; i++) {
-      state = automaton.step(state, pending[i]!);
+    // Most chunks hold nothing to mask: they pass on without a copy.
+    let masks: number[] | undefined;
+    for (let i = 0; i < chunk.length; i++) {
+      state = automaton.step(state, chunk[i]!);
       const length = automaton.matchAt(state);
-      if (length > 0) pending.fill(MASK, Math.max(0, i + 1 - length), i + 1);
+      if (length > 0) (masks ??= []).push(held.length + i + 1 - length, held.length + i + 1);
     }
     this.#state = state;
+    let pending = held.length ? Buffer.concat([held, chunk]) : chunk;
+    if (masks) {
+      if (pending === chunk) pending = Buffer.from(chunk);
+      for (let m = 0; m < masks.length; m += 2) pending.fill(MASK, Math.max(0, masks[m]!), masks[m + 1]!);
+    }
     const hold = Math.min(automaton.holdAt(state), pending.length);
-    this.#held = Buffer.from(pending.subarray(pending.length - hold));
+    this.#held = hold ? Buffer.from(pending.subarray(pending.length - hold)) : EMPTY;
     return pending.subarray(0, pending.length - hold);
   }
 
   /** What was held back, once the stream has ended (it cannot become a whole form any more). */
   end(): Buffer {
     const rest = this.#held;
-    this.#held = Buffer.alloc(0);
+    this.#held = EMPTY;
     this.#state = 0;
     return rest;
   }
@@ -230,9 +238,19 @@ export class Scrubber {
   }
 }
 
-/** One whole text (a header value, a status message). */
+/**
+ * One whole text (a header value, a status message), as Node hands them over: latin1, one
+ * character per byte. Scanned in place; a new string is built only when something is masked.
+ */
 export function scrubText(text: string, automaton: FormAutomaton): string {
-  const scrubber = new Scrubber(automaton);
-  const bytes = Buffer.from(text, "latin1");
-  return Buffer.concat([scrubber.push(bytes), scrubber.end()]).toString("latin1");
+  let state = 0;
+  let masked: string[] | undefined;
+  for (let i = 0; i < text.length; i++) {
+    state = automaton.step(state, text.charCodeAt(i) & 0xff);
+    const length = automaton.matchAt(state);
+    if (length === 0) continue;
+    masked ??= [...text];
+    for (let j = Math.max(0, i + 1 - length); j <= i; j++) masked[j] = "*";
+  }
+  return masked ? masked.join("") : text;
 }

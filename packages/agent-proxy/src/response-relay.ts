@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Transform, type Duplex, type Readable } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { endToEndRawHeaders } from "./hop-by-hop.js";
 import { Scrubber, scrubText, type FormAutomaton } from "./reflection.js";
@@ -31,31 +31,41 @@ export function relayResponse(answer: IncomingMessage, res: ServerResponse, meth
     scrubbed.push(headers[i]!, name === "content-length" ? headers[i + 1]! : scrubText(headers[i + 1]!, forms));
   }
   res.writeHead(status, scrubText(answer.statusMessage ?? "", forms) || undefined, scrubbed);
-  // Plain pipes with one failure path: stream.pipeline would hang a dozen listeners on every response.
-  const fail = () => {
+  const source: Readable = decoder ? answer.pipe(decoder) : answer;
+  if (decoder) answer.once("error", () => decoder.destroy());
+  relayScrubbed(source, res, new Scrubber(forms), () => {
     answer.destroy();
-    res.destroy();
-  };
-  let source: Readable = answer;
-  for (const stage of [...(decoder ? [decoder] : []), scrubStream(forms)]) {
-    source.on("error", fail);
-    source = source.pipe(stage);
-  }
-  source.on("error", fail);
-  source.pipe(res);
+    decoder?.destroy();
+  });
 }
 
-function scrubStream(forms: FormAutomaton): Transform {
-  const scrubber = new Scrubber(forms);
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const ready = scrubber.push(chunk);
-      done(null, ready.length ? ready : undefined);
-    },
-    flush(done) {
-      const rest = scrubber.end();
-      done(null, rest.length ? rest : undefined);
-    },
+/**
+ * Body chunks through the scrubber to the agent, with backpressure; no Transform stream, which
+ * would cost every brokered answer a stream's machinery for what is a loop over its bytes.
+ */
+function relayScrubbed(source: Readable, res: ServerResponse, scrubber: Scrubber, abandon: () => void): void {
+  source.on("data", (chunk: Buffer) => {
+    const ready = scrubber.push(chunk);
+    if (ready.length && !res.write(ready)) {
+      source.pause();
+      res.once("drain", () => source.resume());
+    }
+  });
+  let ended = false;
+  source.once("end", () => {
+    ended = true;
+    res.end(scrubber.end());
+  });
+  // Cut short (an error, or the upstream connection gone): the agent sees the cut, not a truncated answer.
+  const cut = () => {
+    if (ended) return;
+    abandon();
+    res.destroy();
+  };
+  source.once("error", cut);
+  source.once("close", cut);
+  res.once("close", () => {
+    if (!res.writableFinished) abandon();
   });
 }
 
