@@ -174,7 +174,8 @@ describe.each(backends)("the agent proxy against a hostile agent, on %s", (backe
       launchProxy(api, world.admin, certificates.certificatePem, { name: "tight", trafficPolicy: "bundle-hosts", pollInterval: 300 }, TIGHT),
       launchProxy(api, world.admin, certificates.certificatePem, { name: "budget", pollInterval: 300 }, BUDGET),
     ]);
-  });
+    // Three proxy processes start from source: on a busy machine that takes a while.
+  }, 180_000);
 
   afterAll(async () => {
     for (const proxy of [open, tight, budget]) await proxy?.stop();

@@ -30,7 +30,7 @@ export async function launchProxy(api: TestApi, admin: string, upstreamCa: strin
     ["--server", api.url, "--listen", "127.0.0.1:0", "--data-dir", join(dir, "data"), "--allow-private-targets", "--upstream-ca", caFile, ...limitArgs],
     { STRONGROOM_ENROLLMENT_TOKEN: enrollmentToken },
   );
-  const [, url] = await child.waitFor(/listening on (http:\/\/\S+)/);
+  const [, url] = await child.waitFor(/listening on (http:\/\/\S+)/, 120_000);
   const ca = ((await (await fetch(`${url}/_agent-vault/ca`)).json()) as { certificate: string }).certificate;
   const lines = () =>
     child
