@@ -259,8 +259,8 @@ function authority(target: Target): string {
   return target.port === defaultPort ? host : `${host}:${target.port}`;
 }
 
+/** Every case variant of `name` (lower case) removed, in place. */
 function withoutHeader(headers: Record<string, string | string[]>, name: string): Record<string, string | string[]> {
-  const kept: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() !== name) kept[key] = value;
-  return kept;
+  for (const key of Object.keys(headers)) if (key.length === name.length && key.toLowerCase() === name) delete headers[key];
+  return headers;
 }
