@@ -104,18 +104,19 @@ export const agentProxyChannelOperations = {
     async run(ctx, actor, input) {
       const proxy = await callingProxy(ctx, actor);
       const live = await liveSessionByToken(ctx.storage, proxy, input.sessionToken, ctx.clock.now());
-      const where = { proxyId: proxy.id, orgId: proxy.orgId, host: input.host, port: input.port, tls: input.tls };
-      if (!live || !servesSession(proxy, live.session, live.bundle)) {
-        await auditCredentialResolve(ctx, { ...where, sessionId: null, outcome: "session-not-served" });
-        throw new NotFoundError("Agent session not found, expired or revoked");
-      }
-      const decision = await resolveTraffic(ctx, proxy, live.bundle, input);
+      const served = live && servesSession(proxy, live.session, live.bundle) ? live : null;
+      const decision = served ? await resolveTraffic(ctx, proxy, served.bundle, input) : null;
       await auditCredentialResolve(ctx, {
-        ...where,
-        sessionId: live.session.id,
-        outcome: decision.action,
-        ...(decision.action === "broker" ? { serviceId: decision.service.id } : {}),
+        proxyId: proxy.id,
+        orgId: proxy.orgId,
+        sessionId: served?.session.id ?? null,
+        host: input.host,
+        port: input.port,
+        tls: input.tls,
+        outcome: decision?.action ?? "session-not-served",
+        ...(decision?.action === "broker" ? { serviceId: decision.service.id } : {}),
       });
+      if (!decision) throw new NotFoundError("Agent session not found, expired or revoked");
       return { decision };
     },
   }),
