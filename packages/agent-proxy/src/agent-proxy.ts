@@ -66,6 +66,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   const write = entryWriter(options.logger ?? stdoutLogger);
   const event = (level: "info" | "warn" | "error", msg: string, details: Record<string, unknown> = {}) => write({ level, msg, ...details });
   const listen = typeof options.listen === "string" ? parseListen(options.listen) : (options.listen ?? DEFAULT_LISTEN);
+  const limits = resolveLimits(options.limits);
   const controlPlane = new ControlPlane(options.server);
   const serverUrl = new URL(controlPlane.baseUrl);
   if (serverUrl.protocol === "http:" && !isLoopback(serverUrl.hostname)) {
@@ -83,7 +84,6 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   });
   event("info", enrolled.enrolledNow ? "enrolled" : "resumed enrollment", { proxyId: enrolled.proxyId, caFingerprint: enrolled.ca.fingerprint });
 
-  const limits = resolveLimits(options.limits);
   const sessions = new SessionGate((notBefore) => poller!.pollSessions(notBefore), { minGapMs: limits.unknownTokenPollGapMs });
   const decisions = new DecisionCache();
   const activity = new SessionActivity({ maxTunnels: limits.maxTunnelsPerSession, maxRequests: limits.maxRequestsPerSession });
