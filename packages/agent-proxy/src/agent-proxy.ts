@@ -1,12 +1,16 @@
-import { ConfigPoller } from "./config-poller.js";
-import { ControlPlane, ProxyRevokedError } from "./control-plane.js";
+import { BodyBudget } from "./body-budget.js";
+import { ConfigPoller, type PollScope } from "./config-poller.js";
+import { ControlPlane, ProxyRevokedError, type ProxyState } from "./control-plane.js";
 import { decisionKey, DecisionCache } from "./decision-cache.js";
+import { DeniedHosts } from "./denied-hosts.js";
 import { establishEnrollment } from "./enrollment.js";
 import type { ProxyRuntime } from "./forward.js";
 import { LeafCertificates } from "./leaf-certificates.js";
+import { resolveLimits, type ProxyLimits } from "./limits.js";
 import { parseListen, type ListenAddress } from "./listen-address.js";
 import { ProxyServer } from "./proxy-server.js";
 import { entryWriter, stdoutLogger, type ProxyLogger } from "./request-log.js";
+import { SessionActivity } from "./session-activity.js";
 import { SessionGate } from "./session-gate.js";
 import { Upstream } from "./upstream.js";
 
@@ -27,8 +31,8 @@ export interface AgentProxyOptions {
   sealingKey?: Buffer;
   /** Receives one JSON line per request and per lifecycle event; stdout by default. */
   logger?: ProxyLogger;
-  /** Largest request body buffered for placeholder substitution; default 16 MiB. */
-  maxBufferedBody?: number;
+  /** Bounds on what agents can make the proxy hold (limits.ts; each has a default). */
+  limits?: Partial<ProxyLimits>;
 }
 
 export type AgentProxyStop = { reason: "closed" } | { reason: "revoked"; message: string };
@@ -62,6 +66,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   const write = entryWriter(options.logger ?? stdoutLogger);
   const event = (level: "info" | "warn" | "error", msg: string, details: Record<string, unknown> = {}) => write({ level, msg, ...details });
   const listen = typeof options.listen === "string" ? parseListen(options.listen) : (options.listen ?? DEFAULT_LISTEN);
+  const limits = resolveLimits(options.limits);
   const controlPlane = new ControlPlane(options.server);
   const serverUrl = new URL(controlPlane.baseUrl);
   if (serverUrl.protocol === "http:" && !isLoopback(serverUrl.hostname)) {
@@ -79,13 +84,30 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   });
   event("info", enrolled.enrolledNow ? "enrolled" : "resumed enrollment", { proxyId: enrolled.proxyId, caFingerprint: enrolled.ca.fingerprint });
 
-  const sessions = new SessionGate((notBefore) => poller!.refresh(notBefore));
+  const sessions = new SessionGate((notBefore) => poller!.pollSessions(notBefore), { minGapMs: limits.unknownTokenPollGapMs });
   const decisions = new DecisionCache();
+  const activity = new SessionActivity({ maxTunnels: limits.maxTunnelsPerSession, maxRequests: limits.maxRequestsPerSession });
+  const deniedHosts = new DeniedHosts(limits.deniedHostsPerMinute);
   let stop: (reason: AgentProxyStop) => void = () => undefined;
   const stopped = new Promise<AgentProxyStop>((resolve) => (stop = resolve));
   let server: ProxyServer | undefined;
   let poller: ConfigPoller | undefined;
-  const upstream = new Upstream({ ...(options.upstreamCa ? { extraCa: [options.upstreamCa].flat() } : {}) });
+  const upstream = new Upstream({ timeoutMs: limits.upstreamTimeoutMs, ...(options.upstreamCa ? { extraCa: [options.upstreamCa].flat() } : {}) });
+
+  // A session that is no longer live loses its requests in progress and its upstream connections at once.
+  let live = new Set<string>();
+  const applySessions = (state: ProxyState, scope: PollScope) => {
+    sessions.update(state.sessions);
+    if (scope === "full") decisions.clear();
+    const now = Date.now();
+    const previous = live;
+    live = new Set(state.sessions.filter((session) => Date.parse(session.expiresAt) > now).map((session) => session.id));
+    const cut = activity.cutAllBut(live);
+    upstream.dropAllBut(live);
+    deniedHosts.forgetAllBut(live);
+    const ended = [...previous].filter((id) => !live.has(id));
+    if (ended.length > 0) event("info", "sessions ended", { sessions: ended, cutRequests: cut });
+  };
 
   let stopping: Promise<void> | undefined;
   const shutDown = (reason: AgentProxyStop): Promise<void> =>
@@ -102,16 +124,13 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   };
 
   poller = await ConfigPoller.start(controlPlane, {
-    refreshed(state) {
-      sessions.update(state.sessions);
-      decisions.clear();
-    },
+    refreshed: applySessions,
     unavailable(error) {
       event("warn", "server unreachable; serving from the last good config", { error: error.message });
     },
     revoked,
   });
-  sessions.update(poller.state.sessions);
+  applySessions(poller.state, "sessions");
 
   const runtime: ProxyRuntime = {
     session: (token) => sessions.session(token),
@@ -126,11 +145,13 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     },
     guard: { allowPrivateTargets: options.allowPrivateTargets ?? false },
     upstream,
-    maxBufferedBody: options.maxBufferedBody ?? 16 * 1024 * 1024,
+    limits,
+    bodyBudget: new BodyBudget(limits.bufferedBodyBudgetBytes),
+    activity,
     log: write,
   };
   const leaves = new LeafCertificates(enrolled.ca);
-  server = new ProxyServer(runtime, leaves, { certificate: enrolled.ca.certificatePem, fingerprint: enrolled.ca.fingerprint }, (msg, details) =>
+  server = new ProxyServer(runtime, leaves, deniedHosts, { certificate: enrolled.ca.certificatePem, fingerprint: enrolled.ca.fingerprint }, (msg, details) =>
     event("warn", msg, details),
   );
   let address;
@@ -152,7 +173,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     name: enrolled.name,
     caCertificate: enrolled.ca.certificatePem,
     caFingerprint: enrolled.ca.fingerprint,
-    refresh: () => poller!.refresh(performance.now()).then(() => undefined),
+    refresh: () => poller!.refresh().then(() => undefined),
     close: () => shutDown({ reason: "closed" }),
     stopped,
   };

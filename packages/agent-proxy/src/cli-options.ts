@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { AgentProxyOptions } from "./agent-proxy.js";
+import { readSealingKey, type KeySource } from "./key-source.js";
+import { LIMIT_NAMES, parseLimits } from "./limits.js";
 import { parseListen } from "./listen-address.js";
 
 export const USAGE = `Usage: strongroom-agent-proxy --server URL [--enrollment-token TOKEN] [options]
@@ -13,9 +15,16 @@ export const USAGE = `Usage: strongroom-agent-proxy --server URL [--enrollment-t
   --allow-private-targets   allow private and loopback upstreams; link-local and metadata stay refused
                             (STRONGROOM_ALLOW_PRIVATE_TARGETS=true)
   --upstream-ca FILE        extra PEM CAs trusted for upstream TLS (STRONGROOM_AGENT_PROXY_UPSTREAM_CA)
+  --limit NAME=VALUE        a bound, repeatable (STRONGROOM_AGENT_PROXY_LIMITS=NAME=VALUE,...); names:
+                            ${LIMIT_NAMES.join(", ")}
+  --key-fd N                read the sealing key from inherited file descriptor N (STRONGROOM_AGENT_PROXY_KEY_FD)
+  --key-file PATH           read the sealing key from a file no other user can read (STRONGROOM_AGENT_PROXY_KEY_FILE)
   -h, --help                this text
 
   STRONGROOM_AGENT_PROXY_KEY  base64 of 32 bytes sealing the data directory, instead of its key file
+
+Run the proxy as an OS user of its own (or in its own container): whoever runs as its user can
+read its data directory and use its token.
 
 Agents use http://HOST:PORT as their HTTP(S) proxy with their session token in Proxy-Authorization
 (Bearer agv_..., or Basic with the token as the password: http://agent:agv_...@HOST:PORT), and trust
@@ -36,6 +45,9 @@ export function readCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv):
       "data-dir": { type: "string" },
       "allow-private-targets": { type: "boolean" },
       "upstream-ca": { type: "string" },
+      limit: { type: "string", multiple: true },
+      "key-fd": { type: "string" },
+      "key-file": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -47,7 +59,8 @@ export function readCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (!/^https?:\/\//i.test(server)) throw new Error(`--server must be an http:// or https:// URL, not "${server}"`);
   const enrollmentToken = values["enrollment-token"] ?? env.STRONGROOM_ENROLLMENT_TOKEN;
   const caFile = values["upstream-ca"] ?? env.STRONGROOM_AGENT_PROXY_UPSTREAM_CA;
-  const key = env.STRONGROOM_AGENT_PROXY_KEY;
+  const keySource = sealingKeySource(values["key-fd"] ?? env.STRONGROOM_AGENT_PROXY_KEY_FD, values["key-file"] ?? env.STRONGROOM_AGENT_PROXY_KEY_FILE, env.STRONGROOM_AGENT_PROXY_KEY);
+  const limits = parseLimits([env.STRONGROOM_AGENT_PROXY_LIMITS ?? "", ...(values.limit ?? [])]);
   return {
     help: false,
     options: {
@@ -57,7 +70,21 @@ export function readCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv):
       dataDir: values["data-dir"] ?? env.STRONGROOM_AGENT_PROXY_DATA_DIR ?? "./agent-proxy-data",
       allowPrivateTargets: values["allow-private-targets"] ?? truthy(env.STRONGROOM_ALLOW_PRIVATE_TARGETS),
       ...(caFile ? { upstreamCa: readFileSync(caFile, "utf8") } : {}),
-      ...(key ? { sealingKey: Buffer.from(key, "base64") } : {}),
+      ...(keySource ? { sealingKey: readSealingKey(keySource) } : {}),
+      limits,
     },
   };
+}
+
+/** At most one of the three: two sources would leave it unclear which key sealed the directory. */
+function sealingKeySource(fd: string | undefined, file: string | undefined, base64: string | undefined): KeySource | null {
+  const given = [fd, file, base64].filter((value) => value !== undefined && value !== "");
+  if (given.length > 1) throw new Error("give the sealing key one way only: --key-fd, --key-file or STRONGROOM_AGENT_PROXY_KEY");
+  if (fd) {
+    if (!/^\d+$/.test(fd) || Number(fd) < 3) throw new Error(`--key-fd must be an inherited file descriptor number (3 or more), not "${fd}"`);
+    return { kind: "fd", fd: Number(fd) };
+  }
+  if (file) return { kind: "file", path: file };
+  if (base64) return { kind: "env", base64 };
+  return null;
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { DATA_DIRECTORY, exposureProblem } from "./file-exposure.js";
 import { SEALING_KEY_BYTES, Sealer } from "./sealing.js";
 
 /**
@@ -37,8 +38,16 @@ export type StoredState = z.infer<typeof stateSchema>;
 
 const isPosix = process.platform !== "win32";
 
+/**
+ * Creates the directory (mode 0700) on first start, and refuses one another OS user owns or can
+ * read: whoever can read it can decrypt the proxy's token (unless the key comes from elsewhere)
+ * and use it to ask the server for credentials.
+ */
 export async function prepareDataDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (!isPosix) return;
+  const problem = exposureProblem(dir, await stat(dir), process.getuid!(), DATA_DIRECTORY);
+  if (problem) throw new Error(problem);
 }
 
 /** Reads the key file, creating it on first start; refuses one that other users can read. */

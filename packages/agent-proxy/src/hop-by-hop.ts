@@ -4,10 +4,22 @@ import { HOP_BY_HOP_HEADERS } from "@strongroom/core/agent";
 // An agent's `Proxy-Authorization` is its session token: the shared list includes it.
 const HOP_BY_HOP = HOP_BY_HOP_HEADERS;
 
-/** The names a `Connection` header lists are hop-by-hop for this message too. */
+/**
+ * What frames and routes a message is never the sender's to declare hop-by-hop: `Connection:
+ * content-length` on a GET would otherwise leave its body unframed, and the upstream would read it
+ * as a second request. The proxy sets these itself (framing.ts, the Host rewrite).
+ */
+export const FRAMING_AND_ROUTING: ReadonlySet<string> = new Set(["content-length", "transfer-encoding", "host"]);
+
+/** The names a `Connection` header lists are hop-by-hop for this message too, except framing and routing. */
 function listedInConnection(value: string | string[] | undefined): Set<string> {
   const text = Array.isArray(value) ? value.join(",") : (value ?? "");
-  return new Set(text.split(",").map((name) => name.trim().toLowerCase()).filter(Boolean));
+  return new Set(
+    text
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name && !FRAMING_AND_ROUTING.has(name)),
+  );
 }
 
 /** The end-to-end request headers, lower-case names as Node parsed them. */

@@ -2,10 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { parseAbsoluteHttp } from "./authority.js";
 import { ConnectTunnels } from "./connect-tunnel.js";
+import type { DeniedHosts } from "./denied-hosts.js";
 import { forwardAgentRequest, type ProxyRuntime } from "./forward.js";
 import type { LeafCertificates } from "./leaf-certificates.js";
 import { sessionTokenFrom } from "./proxy-authorization.js";
-import { sendRefusal } from "./refusals.js";
+import { HEADER_TIMEOUT, HeaderDeadline } from "./request-deadlines.js";
+import { sendRefusal, writeRawRefusal } from "./refusals.js";
 
 /**
  * The listener agents talk to: CONNECT tunnels, absolute-form `http://` requests, and the proxy's
@@ -22,8 +24,15 @@ export class ProxyServer {
   readonly #outer: Server;
   readonly #inner: Server;
   readonly #sockets = new Set<Socket>();
+  readonly #deadlines = new WeakMap<Socket, HeaderDeadline>();
 
-  constructor(runtime: ProxyRuntime, leaves: LeafCertificates, ca: CaDocument, warn: (message: string, details: Record<string, unknown>) => void) {
+  constructor(
+    runtime: ProxyRuntime,
+    leaves: LeafCertificates,
+    deniedHosts: DeniedHosts,
+    ca: CaDocument,
+    warn: (message: string, details: Record<string, unknown>) => void,
+  ) {
     const fail = (res: ServerResponse) => (error: unknown) => {
       warn("an agent request failed", { error: error instanceof Error ? error.message : String(error) });
       sendRefusal(res, { status: 502, reason: "proxy-error", message: "The proxy failed to handle this request" });
@@ -31,12 +40,16 @@ export class ProxyServer {
     this.#inner = createServer((req, res) => {
       const tunnel = tunnels.of(req.socket);
       if (!tunnel) return void res.destroy();
+      tunnel.deadline.requestStarted(res);
       forwardAgentRequest(runtime, req, res, tunnel.target, tunnel.token).catch(fail(res));
     });
-    const tunnels = new ConnectTunnels(runtime, leaves, this.#inner, warn);
+    const tunnels = new ConnectTunnels(runtime, leaves, this.#inner, deniedHosts, warn);
     const caBody = JSON.stringify(ca);
 
-    this.#outer = createServer((req, res) => {
+    // The outer server listens, so Node could time headers itself, but only as often as it checks
+    // (every 30 s by default); the same deadline as inside tunnels keeps both sides alike.
+    this.#outer = createServer({ requestTimeout: 0, headersTimeout: runtime.limits.headerTimeoutMs }, (req, res) => {
+      this.#deadlines.get(req.socket as Socket)?.requestStarted(res);
       const absolute = parseAbsoluteHttp(req.url ?? "");
       if (absolute) {
         req.url = absolute.path;
@@ -46,6 +59,8 @@ export class ProxyServer {
       this.#answerOwn(req, res, caBody);
     });
     this.#outer.on("connect", (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      // From here the tunnel keeps its own header deadline.
+      this.#deadlines.get(socket)?.stop();
       tunnels.accept(req, socket, head).catch((error: unknown) => {
         warn("a CONNECT failed", { error: error instanceof Error ? error.message : String(error) });
         socket.destroy();
@@ -53,7 +68,12 @@ export class ProxyServer {
     });
     this.#outer.on("connection", (socket: Socket) => {
       this.#sockets.add(socket);
-      socket.once("close", () => this.#sockets.delete(socket));
+      const deadline = new HeaderDeadline(runtime.limits.headerTimeoutMs, (served) => (served ? socket.destroy() : writeRawRefusal(socket, HEADER_TIMEOUT)));
+      this.#deadlines.set(socket, deadline);
+      socket.once("close", () => {
+        deadline.stop();
+        this.#sockets.delete(socket);
+      });
     });
   }
 

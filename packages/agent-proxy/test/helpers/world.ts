@@ -13,6 +13,9 @@ export interface ServiceSpec {
 
 export interface World<K extends string> {
   admin: string;
+  orgId: string;
+  /** The first user's token: it may create organizations. */
+  ownerToken: string;
   projectId: string;
   bot: { identityId: string; token: string };
   services: Record<K, { id: string }>;
@@ -44,7 +47,7 @@ export async function seedWorld<K extends string>(api: TestApi, secrets: Record<
       body: { projectId: project.id, name: "agent-bundle", serviceIds: Object.values<{ id: string }>(created).map((s) => s.id), grants: [{ type: "identity", id: bot.identityId }] },
     }),
   );
-  return { admin, projectId: project.id, bot, services: created, bundleId: bundle.bundle.id };
+  return { admin, orgId: world.admin.orgId, ownerToken: world.admin.userToken, projectId: project.id, bot, services: created, bundleId: bundle.bundle.id };
 }
 
 export async function openSession(api: TestApi, world: World<string>): Promise<{ id: string; token: string }> {
@@ -56,4 +59,22 @@ export async function openSession(api: TestApi, world: World<string>): Promise<{
 export async function registeredProxy(api: TestApi, admin: string, body: Record<string, unknown> = {}) {
   const registered = await registerProxy(api, admin, body);
   return { id: registered.id, enrollmentToken: registered.token };
+}
+
+/** Another agent principal (a machine identity) with a bundle of its own over `serviceIds`. */
+export async function addAgent(api: TestApi, world: World<string>, name: string, serviceIds: string[]) {
+  const bot = await createIdentity(api, world.admin, world.orgId, name);
+  const bundle = await ok(
+    api.request("POST", "/api/v1/agent-vault/access-bundles", {
+      token: world.admin,
+      body: { projectId: world.projectId, name: `${name}-bundle`, serviceIds, grants: [{ type: "identity", id: bot.identityId }] },
+    }),
+  );
+  return { bot, bundleId: bundle.bundle.id as string };
+}
+
+/** A session of `bot` on `bundleId`. */
+export async function openSessionFor(api: TestApi, bot: { token: string }, bundleId: string): Promise<{ id: string; token: string }> {
+  const body = await ok(api.request("POST", "/api/v1/agent-vault/sessions", { token: bot.token, body: { bundleId } }));
+  return { id: body.session.id, token: body.token };
 }

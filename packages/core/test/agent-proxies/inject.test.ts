@@ -149,6 +149,16 @@ describe("applyCredentials: substitution", () => {
     expect(result).toMatchObject({ headers: { "x-k": PLACEHOLDER }, path: `/${PLACEHOLDER}`, query: "k=real", body: PLACEHOLDER });
   });
 
+  it.each(["Host", "Content-Length", "Transfer-Encoding", "Connection", "Forwarded", "X-Forwarded-Host", "X-Original-Host"])(
+    "never substitutes into %s, which frames or routes the request",
+    (name) => {
+      const headers = { [name]: `a-${PLACEHOLDER}`, "x-k": PLACEHOLDER };
+      const result = applyCredentials(request({ headers }), [resolved(substitution(["header"]), "real-value")]);
+      expect(result.headers[name]).toBe(`a-${PLACEHOLDER}`);
+      expect(result.headers["x-k"]).toBe("real-value");
+    },
+  );
+
   it("replaces every occurrence, in header arrays too, and inserts '$&' literally", () => {
     const result = applyCredentials(request({ headers: { cookie: [`a=${PLACEHOLDER}`, `b=${PLACEHOLDER}`] } }), [
       resolved(substitution(["header"]), "$&$1"),

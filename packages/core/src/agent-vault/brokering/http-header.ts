@@ -23,12 +23,20 @@ export const HOP_BY_HOP_HEADERS: ReadonlySet<string> = new Set([
 // rather than authenticate to the upstream, so no credential may set them.
 const RESERVED_HEADERS = new Set([...HOP_BY_HOP_HEADERS, "host", "content-length"]);
 
+// Headers that say which authority a request is for. The proxy sets Host itself, but a server
+// behind a front end may route by these; a placeholder in them would let a credential pick the
+// virtual host it goes to, so header substitution never applies to them (nor to reserved ones).
+const ROUTING_HEADERS = new Set(["forwarded", "x-forwarded-host", "x-forwarded-server", "x-host", "x-original-host", "x-http-host-override"]);
+
 // What Node accepts in a header value: no CR, LF, NUL or other controls except tab.
 const UNSAFE_VALUE_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
 
 export const isHeaderToken = (name: string): boolean => TOKEN.test(name);
 
 export const isReservedHeader = (name: string): boolean => RESERVED_HEADERS.has(name.toLowerCase());
+
+/** Whether a placeholder in this request header may be substituted (the `header` surface). */
+export const isSubstitutableHeader = (name: string): boolean => !isReservedHeader(name) && !ROUTING_HEADERS.has(name.toLowerCase());
 
 export const isSafeHeaderValue = (value: string): boolean => !UNSAFE_VALUE_CHARACTER.test(value);
 

@@ -1,5 +1,5 @@
 import type { CredentialDefinition, HeaderPurpose, SubstitutionSurface } from "./credentials.js";
-import { headerNameProblem, isSafeHeaderValue } from "./http-header.js";
+import { headerNameProblem, isSafeHeaderValue, isSubstitutableHeader } from "./http-header.js";
 import { placeholderReplacer, surfaceEncoder, type Replacer } from "./substitution.js";
 
 /**
@@ -120,11 +120,13 @@ function planBasicAuth({ username, password }: Partial<Record<HeaderPurpose, str
   return { name: "Authorization", value: `Basic ${Buffer.from(`${username}:${password}`, "utf8").toString("base64")}` };
 }
 
+/** Framing, connection and routing headers are copied as they are: a credential never lands where it could move the request. */
 function substituteHeaders(headers: ProxiedRequest["headers"], replacer: Replacer): Record<string, HeaderValue> {
   const result: Record<string, HeaderValue> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    result[name] = typeof value === "string" ? replacer.text(value) : value.map(replacer.text);
+    if (!isSubstitutableHeader(name)) result[name] = typeof value === "string" ? value : [...value];
+    else result[name] = typeof value === "string" ? replacer.text(value) : value.map(replacer.text);
   }
   return result;
 }

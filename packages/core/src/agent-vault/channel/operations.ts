@@ -10,6 +10,8 @@ import { proxyState } from "../proxies/state.js";
 import { toSettings, type ProxyRow } from "../proxies/view.js";
 import { readRootCa } from "../proxies/root-ca.js";
 import { liveSessionByToken } from "../sessions/repository.js";
+import { auditCredentialResolve } from "./resolve-audit.js";
+import { servesSession } from "./served-sessions.js";
 import { resolveTraffic } from "./traffic-resolution.js";
 
 /**
@@ -102,8 +104,20 @@ export const agentProxyChannelOperations = {
     async run(ctx, actor, input) {
       const proxy = await callingProxy(ctx, actor);
       const live = await liveSessionByToken(ctx.storage, proxy, input.sessionToken, ctx.clock.now());
-      if (!live) throw new NotFoundError("Agent session not found, expired or revoked");
-      return { decision: await resolveTraffic(ctx, proxy, live.bundle, input) };
+      const served = live && servesSession(proxy, live.session, live.bundle) ? live : null;
+      const decision = served ? await resolveTraffic(ctx, proxy, served.bundle, input) : null;
+      await auditCredentialResolve(ctx, {
+        proxyId: proxy.id,
+        orgId: proxy.orgId,
+        sessionId: served?.session.id ?? null,
+        host: input.host,
+        port: input.port,
+        tls: input.tls,
+        outcome: decision?.action ?? "session-not-served",
+        ...(decision?.action === "broker" ? { serviceId: decision.service.id } : {}),
+      });
+      if (!decision) throw new NotFoundError("Agent session not found, expired or revoked");
+      return { decision };
     },
   }),
 };
