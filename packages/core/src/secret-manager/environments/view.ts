@@ -13,5 +13,5 @@ export const toEnvironment = (e: EnvironmentRow) => ({
 });
 
 export async function toEnvironmentAnswer(ctx: Context, project: ProjectRow, message: string, env: EnvironmentRow) {
-  return { message, workspace: await toProject(ctx, ctx.storage, project), environment: toEnvironment(env) };
+  return { message, workspace: await toProject(ctx, project), environment: toEnvironment(env) };
 }

@@ -2,7 +2,7 @@ import { accessTables, type EnvironmentRow, type ProjectRow } from "../../access
 import { keyTables, type DataKeyRow } from "../../crypto/tables.js";
 import { defineRepository } from "../../kernel/context.js";
 import { newId } from "../../kernel/ids.js";
-import { tablesOf, type Storage } from "../../storage/table.js";
+import { tablesOf } from "../../storage/table.js";
 import { membershipRepository, type Principal } from "../memberships/repository.js";
 import { permanentBuiltIn } from "../memberships/role-assignments.js";
 
@@ -23,17 +23,14 @@ export interface NewProject {
   admin?: Principal;
 }
 
-/** A project's environments in their listed order, soft-deleted ones included. */
-export const environmentsIn = (storage: Storage, projectId: string): Promise<EnvironmentRow[]> =>
-  tablesOf(storage, accessTables).environments.find({ projectId }, { orderBy: [["position", "asc"]] });
-
 export const projectRepository = defineRepository("projects", (ctx) => {
   const t = tablesOf(ctx.storage, accessTables);
   return {
     slugTaken: async (orgId: string, slug: string): Promise<boolean> => (await t.projects.findOne({ orgId, slug })) !== undefined,
     /** A data key of the organization, by id. */
     orgDataKey: (orgId: string, id: string): Promise<DataKeyRow | undefined> => tablesOf(ctx.storage, keyTables).kmsKeys.findOne({ id, orgId }),
-    environmentsOf: (projectId: string): Promise<EnvironmentRow[]> => environmentsIn(ctx.storage, projectId),
+    /** A project's environments in their listed order, soft-deleted ones included. */
+    environmentsOf: (projectId: string): Promise<EnvironmentRow[]> => t.environments.find({ projectId }, { orderBy: [["position", "asc"]] }),
 
     /**
      * Creates a project whole, in one transaction: its data keys, its row, its environments and

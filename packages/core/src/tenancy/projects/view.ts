@@ -1,7 +1,6 @@
 import type { EnvironmentRow, ProjectRow } from "../../access/tables.js";
 import type { Context } from "../../kernel/context.js";
-import type { Storage } from "../../storage/table.js";
-import { environmentsIn, projectRepository } from "./repository.js";
+import { projectRepository } from "./repository.js";
 
 /** SPEC.md's Project object, from its row and its environments (in their listed order). */
 export function projectObject(project: ProjectRow, envs: readonly EnvironmentRow[]) {
@@ -53,12 +52,7 @@ export function projectObject(project: ProjectRow, envs: readonly EnvironmentRow
 
 export type ProjectObject = ReturnType<typeof projectObject>;
 
-/** SPEC.md's Project object of a stored project, its environments read through `ctx`. */
-export function toProject(ctx: Context, project: ProjectRow): Promise<ProjectObject>;
-/** Transitional: the same, its environments read from `storage` (a transaction opened on the raw storage). */
-export function toProject(ctx: Context, storage: Storage, project: ProjectRow): Promise<ProjectObject>;
-export async function toProject(ctx: Context, ...args: [ProjectRow] | [Storage, ProjectRow]): Promise<ProjectObject> {
-  const project = args.length === 2 ? args[1] : args[0];
-  const envs = args.length === 2 ? await environmentsIn(args[0], project.id) : await ctx.repo(projectRepository).environmentsOf(project.id);
-  return projectObject(project, envs);
+/** SPEC.md's Project object of a stored project, its environments read through `ctx` (and so its transaction, if any). */
+export async function toProject(ctx: Context, project: ProjectRow): Promise<ProjectObject> {
+  return projectObject(project, await ctx.repo(projectRepository).environmentsOf(project.id));
 }

@@ -17,6 +17,7 @@ export const userRepository = defineRepository("users", (ctx) => {
   const access = tablesOf(ctx.storage, accessTables);
   return {
     count: (): Promise<number> => t.users.count(),
+    byId: (id: string): Promise<UserRow | undefined> => t.users.get(id),
     byEmail: (email: string): Promise<UserRow | undefined> => t.users.findOne({ email }),
     byUsername: (username: string): Promise<UserRow | undefined> => t.users.findOne({ username }),
 
