@@ -20,6 +20,10 @@ export function tokenQueries(storage: Storage) {
     tokenById: (id: string): Promise<AccessTokenRow | undefined> => t.accessTokens.get(id),
     /** Revokes a live token by hash; how many it revoked (0 or 1). */
     revokeToken: (tokenHash: string, at: string): Promise<number> => t.accessTokens.update({ tokenHash, revokedAt: null }, { revokedAt: at }),
+    /** Sets a live token's expiry; a revoked token is left as it is. */
+    extendToken: async (id: string, expiresAt: string): Promise<void> => {
+      await t.accessTokens.update({ id, revokedAt: null }, { expiresAt });
+    },
     revokeTokensOf: (actorType: string, actorId: string, at: string): Promise<number> =>
       t.accessTokens.update({ actorType, actorId, revokedAt: null }, { revokedAt: at }),
     /** Tokens that expired, or were revoked, before `cutoff`. */

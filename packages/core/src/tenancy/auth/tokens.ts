@@ -51,6 +51,15 @@ export async function issueAccessToken(ctx: Context, ...args: [TokenSubject, num
   return { token, tokenId, expiresAt };
 }
 
+/**
+ * Moves a live token's expiry to `ttlSeconds` from now (a token kept alive by use, as an agent
+ * proxy's is by its heartbeats); a revoked token stays revoked.
+ */
+export async function extendAccessToken(ctx: Context, tokenId: string, ttlSeconds: number): Promise<void> {
+  const expiresAt = new Date(ctx.clock.now().getTime() + ttlSeconds * 1000).toISOString();
+  await ctx.repo(authRepository).extendToken(tokenId, expiresAt);
+}
+
 /** Revokes every live token of an actor (identity deleted, proxy revoked). */
 export function revokeTokensOf(ctx: Context, actorType: TokenActorType, actorId: string): Promise<void>;
 /** Transitional: the same, inside a transaction opened on the raw storage. */

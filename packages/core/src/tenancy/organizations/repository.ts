@@ -28,6 +28,14 @@ export const organizationRepository = defineRepository("organizations", (ctx) =>
         return org;
       }),
 
+    /**
+     * Inside a transaction: holds the organization's row until it ends, so an organization-wide
+     * read-modify-write (the next position of a proxied service) is serialized.
+     */
+    lock: async (orgId: string): Promise<void> => {
+      await tablesOf(ctx.storage, tenancyTables).organizations.find({ id: orgId }, { forUpdate: true });
+    },
+
     async addMember(orgId: string, userId: string, role: OrgRole): Promise<OrgMembershipRow> {
       const now = ctx.clock.now().toISOString();
       const row: OrgMembershipRow = { id: newId(), orgId, userId, role, createdAt: now, updatedAt: now };
