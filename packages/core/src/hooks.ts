@@ -1,4 +1,4 @@
-import { deleteServicesWhere } from "./agent-vault/services/repository.js";
+import { serviceRepository } from "./agent-vault/services/repository.js";
 import type { HookRegistry } from "./kernel/context.js";
 import { environmentPurged, foldersRemoved } from "./secret-manager/hooks.js";
 
@@ -10,7 +10,7 @@ export function registerHooks(hooks: HookRegistry): HookRegistry {
   return (
     hooks
       // Proxied services live in folders: they go with them, out of their access bundles too.
-      .on(foldersRemoved, (ctx, { folderIds, at }) => deleteServicesWhere(ctx.storage, { folderId: { in: folderIds } }, at))
-      .on(environmentPurged, (ctx, { envId, at }) => deleteServicesWhere(ctx.storage, { envId }, at))
+      .on(foldersRemoved, (ctx, { folderIds, at }) => ctx.repo(serviceRepository).removeInFolders(folderIds, at))
+      .on(environmentPurged, (ctx, { envId, at }) => ctx.repo(serviceRepository).removeInEnvironment(envId, at))
   );
 }

@@ -1,5 +1,5 @@
 import { accessTables } from "./access/tables.js";
-import { agentProxyTables } from "./agent-vault/tables.js";
+import { agentVaultTables } from "./agent-vault/tables.js";
 import { certificateTables } from "./cert-manager/tables.js";
 import { keyTables } from "./crypto/tables.js";
 import { kmsTables } from "./kms/tables.js";
@@ -32,7 +32,7 @@ export const strongroomSchema = {
   jobLeases: jobTables.jobLeases,
   jobRuns: jobTables.jobRuns,
   ...secretTables,
-  ...agentProxyTables,
+  ...agentVaultTables,
   ...certificateTables,
   ...kmsTables,
 };
@@ -46,7 +46,7 @@ export const tablesByArea = {
   keys: keyTables,
   jobs: jobTables,
   secretManager: secretTables,
-  agentVault: agentProxyTables,
+  agentVault: agentVaultTables,
   certManager: certificateTables,
   kms: kmsTables,
 };

@@ -1,4 +1,6 @@
 import type { Context } from "../kernel/context.js";
+import { proxyRepository } from "./proxies/repository.js";
+import { sessionRepository } from "./sessions/repository.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -7,9 +9,7 @@ const DAY = 24 * 60 * 60 * 1000;
  * can never be used again, and only their hashes are kept. For the hourly housekeeping job.
  */
 export async function purgeLapsedAgentRecords(ctx: Context, now: Date): Promise<void> {
-  const storage = ctx.storage;
   const cutoff = new Date(now.getTime() - DAY).toISOString();
-  await storage.tables.agentProxyEnrollmentTokens.delete({ expiresAt: { lt: cutoff } });
-  await storage.tables.agentSessions.delete({ expiresAt: { lt: cutoff } });
-  await storage.tables.agentSessions.delete({ revokedAt: { lt: cutoff } });
+  await ctx.repo(proxyRepository).purgeEnrollmentTokensLapsedBefore(cutoff);
+  await ctx.repo(sessionRepository).purgeLapsedBefore(cutoff);
 }

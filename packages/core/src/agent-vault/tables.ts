@@ -1,7 +1,7 @@
 import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "../storage/columns.js";
 
 /**
- * Tables of the agent-proxy control plane; spread into storage/schema.ts. Enrollment and session
+ * Tables of the agent-proxy control plane; spread into schema.ts. Enrollment and session
  * tokens are kept only as SHA-256 hashes (DESIGN.md §3). Every row carries the organization it
  * belongs to, so no lookup can cross an organization boundary by id alone.
  */
@@ -129,7 +129,7 @@ export const proxiedServiceCredentials = defineTable(
   { indexes: [["serviceId"]] },
 );
 
-export const agentProxyTables = {
+export const agentVaultTables = {
   agentProxies,
   agentProxyEnrollmentTokens,
   agentAccessBundles,
@@ -138,5 +138,9 @@ export const agentProxyTables = {
   proxiedServiceCredentials,
 };
 
-/** A row of one of this area's tables, by key. */
-export type AgentVaultRow<N extends keyof typeof agentProxyTables> = RowOf<(typeof agentProxyTables)[N]>;
+export type ProxyRow = RowOf<typeof agentProxies>;
+export type EnrollmentTokenRow = RowOf<typeof agentProxyEnrollmentTokens>;
+export type BundleRow = RowOf<typeof agentAccessBundles>;
+export type SessionRow = RowOf<typeof agentSessions>;
+export type ServiceRow = RowOf<typeof proxiedServices>;
+export type CredentialRow = RowOf<typeof proxiedServiceCredentials>;

@@ -1,24 +1,15 @@
 import { z } from "zod";
-import { loadProjectAccess } from "../../access/project-access.js";
-import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { AppStorage as Storage } from "../../schema.js";
-import {
-  bundleServices,
-  canReadServices,
-  checkGrantees,
-  isGrantee,
-  locateProjectServices,
-  requireOnServices,
-  toBundleObject,
-  uniqueGrants,
-  uniqueIds,
-  type BundleRow,
-} from "./repository.js";
+import type { BundleRow } from "../tables.js";
+import { checkGrantees, isGrantee, uniqueGrants } from "./grants.js";
+import { bundleRepository } from "./repository.js";
 import { accessBundleSchema, bundleOutput, bundleRefInput, createBundleInput, listBundlesInput, updateBundleInput } from "./schemas.js";
+import { bundleProjectScope, bundleScope } from "./scope.js";
+import { bundleServices, canReadServices, locateProjectServices, requireOnServices, uniqueIds } from "./services.js";
+import { toBundleObject } from "./view.js";
 
 /**
  * Access bundles. Managing one takes the matching `proxied-services` action on every service it
@@ -26,27 +17,10 @@ import { accessBundleSchema, bundleOutput, bundleRefInput, createBundleInput, li
  * Grantees may read the bundles granted to them, so they can open sessions on them.
  */
 
-const NOT_FOUND = "Access bundle not found";
-
-async function openBundle(ctx: Context, actor: Actor, bundleId: string) {
-  const bundle = await ctx.storage.tables.agentAccessBundles.get(bundleId);
-  if (!bundle) throw new NotFoundError(NOT_FOUND);
-  const access = await loadProjectAccess(ctx, actor, { projectId: bundle.projectId }).catch((error) => {
-    throw error instanceof NotFoundError ? new NotFoundError(NOT_FOUND) : error;
-  });
-  return { bundle, access, located: await bundleServices(ctx.storage, bundle) };
-}
-
-async function assertNameFree(storage: Storage, projectId: string, name: string): Promise<void> {
-  if (await storage.tables.agentAccessBundles.findOne({ projectId, name })) {
+async function assertNameFree(ctx: Context, projectId: string, name: string): Promise<void> {
+  if (await ctx.repo(bundleRepository).byName(projectId, name)) {
     throw new BadRequestError(`An access bundle named '${name}' already exists in this project`);
   }
-}
-
-async function reload(storage: Storage, bundleId: string): Promise<BundleRow> {
-  const bundle = await storage.tables.agentAccessBundles.get(bundleId);
-  if (!bundle) throw new NotFoundError(NOT_FOUND);
-  return bundle;
 }
 
 export const accessBundleOperations = {
@@ -56,19 +30,19 @@ export const accessBundleOperations = {
     audience: "principal",
     input: createBundleInput,
     output: bundleOutput,
-    async run(ctx, actor, input) {
-      const access = await loadProjectAccess(ctx, actor, { projectId: input.projectId });
+    use: bundleProjectScope,
+    async run(ctx, _actor, input, { access, project }) {
       const serviceIds = uniqueIds(input.serviceIds);
-      const located = await locateProjectServices(ctx.storage, access.project.id, serviceIds);
+      const located = await locateProjectServices(ctx, project.id, serviceIds);
       requireOnServices(access, "create", located);
       const grants = uniqueGrants(input.grants);
-      await checkGrantees(ctx.storage, access.project.orgId, grants);
-      await assertNameFree(ctx.storage, access.project.id, input.name);
+      await checkGrantees(ctx, project.orgId, grants);
+      await assertNameFree(ctx, project.id, input.name);
       const now = ctx.clock.now().toISOString();
       const bundle: BundleRow = {
         id: newId(),
-        orgId: access.project.orgId,
-        projectId: access.project.id,
+        orgId: project.orgId,
+        projectId: project.id,
         name: input.name,
         description: input.description,
         serviceIds,
@@ -76,7 +50,7 @@ export const accessBundleOperations = {
         createdAt: now,
         updatedAt: now,
       };
-      await ctx.storage.tables.agentAccessBundles.insert(bundle);
+      await ctx.repo(bundleRepository).insert(bundle);
       return { bundle: toBundleObject(bundle) };
     },
   }),
@@ -87,12 +61,11 @@ export const accessBundleOperations = {
     audience: "principal",
     input: listBundlesInput,
     output: z.object({ bundles: z.array(accessBundleSchema) }),
-    async run(ctx, actor, input) {
-      const access = await loadProjectAccess(ctx, actor, { projectId: input.projectId });
-      const rows = await ctx.storage.tables.agentAccessBundles.find({ projectId: access.project.id }, { orderBy: [["createdAt", "asc"], ["id", "asc"]] });
+    use: bundleProjectScope,
+    async run(ctx, actor, _input, { access, project }) {
       const visible: BundleRow[] = [];
-      for (const bundle of rows) {
-        if (isGrantee(bundle, actor) || canReadServices(access, await bundleServices(ctx.storage, bundle))) visible.push(bundle);
+      for (const bundle of await ctx.repo(bundleRepository).ofProject(project.id)) {
+        if (isGrantee(bundle, actor) || canReadServices(access, await bundleServices(ctx, bundle))) visible.push(bundle);
       }
       return { bundles: visible.map(toBundleObject) };
     },
@@ -104,8 +77,8 @@ export const accessBundleOperations = {
     audience: "principal",
     input: bundleRefInput,
     output: bundleOutput,
-    async run(ctx, actor, input) {
-      const { bundle, access, located } = await openBundle(ctx, actor, input.bundleId);
+    use: bundleScope,
+    async run(_ctx, actor, _input, { bundle, access, located }) {
       if (!isGrantee(bundle, actor)) requireOnServices(access, "read", located);
       return { bundle: toBundleObject(bundle) };
     },
@@ -119,25 +92,23 @@ export const accessBundleOperations = {
     audience: "principal",
     input: updateBundleInput,
     output: bundleOutput,
-    async run(ctx, actor, input) {
-      const { bundle, access, located } = await openBundle(ctx, actor, input.bundleId);
+    use: bundleScope,
+    async run(ctx, _actor, input, { bundle, access, located }) {
       requireOnServices(access, "edit", located);
       const serviceIds = input.serviceIds && uniqueIds(input.serviceIds);
-      if (serviceIds) requireOnServices(access, "edit", await locateProjectServices(ctx.storage, bundle.projectId, serviceIds));
+      if (serviceIds) requireOnServices(access, "edit", await locateProjectServices(ctx, bundle.projectId, serviceIds));
       const grants = input.grants && uniqueGrants(input.grants);
-      if (grants) await checkGrantees(ctx.storage, bundle.orgId, grants);
-      if (input.name !== undefined && input.name !== bundle.name) await assertNameFree(ctx.storage, bundle.projectId, input.name);
-      await ctx.storage.tables.agentAccessBundles.update(
-        { id: bundle.id },
-        {
-          name: input.name ?? bundle.name,
-          description: input.description ?? bundle.description,
-          serviceIds: serviceIds ?? bundle.serviceIds,
-          grants: grants ?? bundle.grants,
-          updatedAt: ctx.clock.now().toISOString(),
-        },
-      );
-      return { bundle: toBundleObject(await reload(ctx.storage, bundle.id)) };
+      if (grants) await checkGrantees(ctx, bundle.orgId, grants);
+      if (input.name !== undefined && input.name !== bundle.name) await assertNameFree(ctx, bundle.projectId, input.name);
+      const updated = await ctx.repo(bundleRepository).update(bundle.id, {
+        name: input.name ?? bundle.name,
+        description: input.description ?? bundle.description,
+        serviceIds: serviceIds ?? bundle.serviceIds,
+        grants: grants ?? bundle.grants,
+        updatedAt: ctx.clock.now().toISOString(),
+      });
+      if (!updated) throw new NotFoundError("Access bundle not found");
+      return { bundle: toBundleObject(updated) };
     },
   }),
 
@@ -147,13 +118,10 @@ export const accessBundleOperations = {
     audience: "principal",
     input: bundleRefInput,
     output: bundleOutput,
-    async run(ctx, actor, input) {
-      const { bundle, access, located } = await openBundle(ctx, actor, input.bundleId);
+    use: bundleScope,
+    async run(ctx, _actor, _input, { bundle, access, located }) {
       requireOnServices(access, "delete", located);
-      await ctx.storage.transaction(async (tx) => {
-        await tx.tables.agentSessions.update({ bundleId: bundle.id, revokedAt: null }, { revokedAt: ctx.clock.now().toISOString() });
-        await tx.tables.agentAccessBundles.delete({ id: bundle.id });
-      });
+      await ctx.repo(bundleRepository).remove(bundle, ctx.clock.now().toISOString());
       return { bundle: toBundleObject(bundle) };
     },
   }),

@@ -1,16 +1,16 @@
 import { z } from "zod";
-import type { Actor } from "../../kernel/actor.js";
-import { issueAccessToken, revokeTokensOf } from "../../tenancy/auth/tokens.js";
-import type { Context } from "../../kernel/context.js";
 import { NotFoundError, UnauthorizedError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
-import { enrollInput, enrollOutput, heartbeatOutput, proxyStateOutput, resolveInput, resolveOutput } from "./schemas.js";
+import { extendAccessToken, issueAccessToken, revokeTokensOf } from "../../tenancy/auth/tokens.js";
 import { consumeEnrollmentToken, findLiveEnrollmentToken } from "../proxies/enrollment-tokens.js";
-import { proxyState } from "../proxies/state.js";
-import { toSettings, type ProxyRow } from "../proxies/view.js";
+import { proxyRepository } from "../proxies/repository.js";
 import { readRootCa } from "../proxies/root-ca.js";
-import { liveSessionByToken } from "../sessions/repository.js";
+import { toSettings } from "../proxies/view.js";
+import { liveSessionByToken } from "../sessions/live.js";
+import { proxyState } from "./proxy-state.js";
 import { auditCredentialResolve } from "./resolve-audit.js";
+import { enrollInput, enrollOutput, heartbeatOutput, proxyStateOutput, resolveInput, resolveOutput } from "./schemas.js";
+import { callingProxyScope } from "./scope.js";
 import { servesSession } from "./served-sessions.js";
 import { resolveTraffic } from "./traffic-resolution.js";
 
@@ -25,13 +25,6 @@ import { resolveTraffic } from "./traffic-resolution.js";
  */
 export const PROXY_TOKEN_IDLE_TTL_SECONDS = 30 * 24 * 60 * 60;
 
-async function callingProxy(ctx: Context, actor: Actor): Promise<ProxyRow> {
-  if (actor.type !== "agent-proxy") throw new UnauthorizedError("An agent proxy token is required");
-  const proxy = await ctx.storage.tables.agentProxies.get(actor.proxyId);
-  if (!proxy || proxy.orgId !== actor.orgId) throw new UnauthorizedError("This agent proxy no longer exists");
-  return proxy;
-}
-
 export const agentProxyChannelOperations = {
   enroll: defineOperation({
     name: "enroll",
@@ -44,19 +37,14 @@ export const agentProxyChannelOperations = {
     output: enrollOutput,
     async run(ctx, _actor, input) {
       const now = ctx.clock.now();
-      const tokenRow = await findLiveEnrollmentToken(ctx.storage, input.enrollmentToken, now);
+      const tokenRow = await findLiveEnrollmentToken(ctx, input.enrollmentToken, now);
       const ca = readRootCa(input.rootCaCertificate, now);
-      return ctx.storage.transaction(async (tx) => {
-        await consumeEnrollmentToken(tx, tokenRow.id, now);
-        const proxy = await tx.tables.agentProxies.get(tokenRow.proxyId);
-        if (!proxy) throw new UnauthorizedError("Invalid, used or expired enrollment token");
-        await revokeTokensOf(ctx, tx, "agent-proxy", proxy.id);
-        await tx.tables.agentProxies.update(
-          { id: proxy.id },
-          { rootCaFingerprint: ca.fingerprint, rootCaExpiresAt: ca.expiresAt, updatedAt: now.toISOString() },
-        );
+      return ctx.withTransaction(async (tx) => {
+        const proxy = await consumeEnrollmentToken(tx, tokenRow, now);
+        await revokeTokensOf(tx, "agent-proxy", proxy.id);
+        await tx.repo(proxyRepository).recordRootCa(proxy.id, ca, now.toISOString());
         const subject = { actorType: "agent-proxy" as const, actorId: proxy.id, orgId: proxy.orgId };
-        const { token } = await issueAccessToken(ctx, tx, subject, PROXY_TOKEN_IDLE_TTL_SECONDS);
+        const { token } = await issueAccessToken(tx, subject, PROXY_TOKEN_IDLE_TTL_SECONDS);
         return { proxyId: proxy.id, name: proxy.name, accessToken: token, config: toSettings(proxy) };
       });
     },
@@ -68,15 +56,15 @@ export const agentProxyChannelOperations = {
     audience: "agent-proxy",
     input: z.object({}),
     output: heartbeatOutput,
-    async run(ctx, actor) {
-      const proxy = await callingProxy(ctx, actor);
-      const now = ctx.clock.now();
-      await ctx.storage.tables.agentProxies.update({ id: proxy.id }, { heartbeat: now.toISOString() });
-      if (actor.type === "agent-proxy") {
-        const expiresAt = new Date(now.getTime() + PROXY_TOKEN_IDLE_TTL_SECONDS * 1000).toISOString();
-        await ctx.storage.tables.accessTokens.update({ id: actor.tokenId, revokedAt: null }, { expiresAt });
-      }
-      return { config: toSettings(proxy) };
+    use: callingProxyScope,
+    async run(ctx, _actor, _input, { proxy, tokenId }) {
+      const beat = await ctx.withTransaction(async (tx) => {
+        const recorded = await tx.repo(proxyRepository).heartbeat(proxy.id, tx.clock.now().toISOString());
+        if (recorded) await extendAccessToken(tx, tokenId, PROXY_TOKEN_IDLE_TTL_SECONDS);
+        return recorded;
+      });
+      if (!beat) throw new UnauthorizedError("This agent proxy no longer exists");
+      return { config: toSettings(beat) };
     },
   }),
 
@@ -88,8 +76,9 @@ export const agentProxyChannelOperations = {
     audience: "agent-proxy",
     input: z.object({}),
     output: proxyStateOutput,
-    async run(ctx, actor) {
-      return proxyState(ctx.storage, await callingProxy(ctx, actor), ctx.clock.now());
+    use: callingProxyScope,
+    async run(ctx, _actor, _input, { proxy }) {
+      return proxyState(ctx, proxy, ctx.clock.now());
     },
   }),
 
@@ -101,9 +90,9 @@ export const agentProxyChannelOperations = {
     audience: "agent-proxy",
     input: resolveInput,
     output: resolveOutput,
-    async run(ctx, actor, input) {
-      const proxy = await callingProxy(ctx, actor);
-      const live = await liveSessionByToken(ctx.storage, proxy, input.sessionToken, ctx.clock.now());
+    use: callingProxyScope,
+    async run(ctx, _actor, input, { proxy }) {
+      const live = await liveSessionByToken(ctx, proxy, input.sessionToken, ctx.clock.now());
       const served = live && servesSession(proxy, live.session, live.bundle) ? live : null;
       const decision = served ? await resolveTraffic(ctx, proxy, served.bundle, input) : null;
       await auditCredentialResolve(ctx, {

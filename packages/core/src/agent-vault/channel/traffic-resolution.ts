@@ -1,11 +1,12 @@
+import { accessRepository } from "../../access/repository.js";
 import type { Context } from "../../kernel/context.js";
-import type { AppStorage as Storage } from "../../schema.js";
-import type { BundleRow } from "../bundles/repository.js";
-import type { ResolveDecision } from "./schemas.js";
-import type { ProxyRow } from "../proxies/view.js";
-import { credentialsOf, DEFINITION_ORDER, definitionOf, serviceLocation, type CredentialRow, type ServiceLocation, type ServiceRow } from "../services/repository.js";
-import { credentialValues } from "../services/credential-sources.js";
 import { decideTraffic, type TrafficPolicy, type TrafficService } from "../brokering/traffic.js";
+import { credentialValues } from "../services/credential-sources.js";
+import { serviceLocation, type ServiceLocation } from "../services/location.js";
+import { serviceRepository } from "../services/repository.js";
+import { definitionOf } from "../services/view.js";
+import type { BundleRow, CredentialRow, ProxyRow, ServiceRow } from "../tables.js";
+import type { ResolveDecision } from "./schemas.js";
 
 /**
  * One request's decision for one agent session, wired to storage: `decideTraffic` gets the proxy's
@@ -24,22 +25,22 @@ interface Candidate extends TrafficService<CredentialRow> {
 }
 
 /** Where each granted service lives; one whose folder or environment is gone is left out and grants nothing. */
-async function locateGranted(storage: Storage, rows: readonly ServiceRow[], granted: ReadonlySet<string>): Promise<Map<string, ServiceLocation>> {
+async function locateGranted(ctx: Context, rows: readonly ServiceRow[], granted: ReadonlySet<string>): Promise<Map<string, ServiceLocation>> {
   const locations = new Map<string, ServiceLocation>();
   for (const row of rows) {
     if (!granted.has(row.id)) continue;
-    const location = await serviceLocation(storage, row);
+    const location = await serviceLocation(ctx, row);
     if (location) locations.set(row.id, location);
   }
   return locations;
 }
 
 export async function resolveTraffic(ctx: Context, proxy: ProxyRow, bundle: BundleRow, request: TrafficRequest): Promise<ResolveDecision> {
-  const storage = ctx.storage;
-  const rows = await storage.tables.proxiedServices.find({ orgId: proxy.orgId, isEnabled: true }, DEFINITION_ORDER);
-  const locations = await locateGranted(storage, rows, new Set(bundle.serviceIds));
-  const credentials = await credentialsOf(storage, [...locations.keys()]);
-  const services: Candidate[] = rows.map((row) => ({
+  const services = ctx.repo(serviceRepository);
+  const rows = await services.enabledOfOrganization(proxy.orgId);
+  const locations = await locateGranted(ctx, rows, new Set(bundle.serviceIds));
+  const credentials = await services.credentialsOf([...locations.keys()]);
+  const candidates: Candidate[] = rows.map((row) => ({
     id: row.id,
     hostPattern: row.hostPattern,
     isEnabled: row.isEnabled,
@@ -51,7 +52,7 @@ export async function resolveTraffic(ctx: Context, proxy: ProxyRow, bundle: Bund
   const decision = decideTraffic({
     policy: proxy.trafficPolicy as TrafficPolicy,
     allowedHosts: proxy.allowedHosts,
-    services,
+    services: candidates,
     host: request.host,
     port: request.port,
     tls: request.tls,
@@ -61,13 +62,13 @@ export async function resolveTraffic(ctx: Context, proxy: ProxyRow, bundle: Bund
 
   const service = decision.service.row;
   const definitions = decision.credentials.map(definitionOf);
-  const project = await storage.tables.projects.get(service.projectId);
+  const project = await ctx.repo(accessRepository).projectById(service.projectId);
   const resolved = project && (await credentialValues(ctx, project, locations.get(service.id)!.folder, definitions));
   if (!resolved || "missing" in resolved) {
     // The agent sees this message: it names the service, never which secret is missing.
     return { action: "deny", status: 502, reason: "credential-unavailable", message: `Proxied service '${service.name}' has a credential without a value` };
   }
-  await storage.tables.proxiedServices.update({ id: service.id }, { lastUsedAt: ctx.clock.now().toISOString() });
+  await services.markUsed(service.id, ctx.clock.now().toISOString());
   return {
     action: "broker",
     reason: decision.reason,

@@ -1,14 +1,11 @@
 import { z } from "zod";
-import { requireOrgRole, resolveActingOrg } from "../../access/org-access.js";
-import type { Actor } from "../../kernel/actor.js";
-import { revokeTokensOf } from "../../tenancy/auth/tokens.js";
-import type { Context } from "../../kernel/context.js";
 import { NotFoundError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { AppStorage as Storage } from "../../schema.js";
-import { issueEnrollmentToken, withdrawEnrollmentTokens } from "./enrollment-tokens.js";
 import { parseHostPatterns } from "../brokering/host-pattern.js";
+import type { ProxyRow } from "../tables.js";
+import { issueEnrollmentToken } from "./enrollment-tokens.js";
+import { proxyRepository } from "./repository.js";
 import {
   createProxyInput,
   createProxyOutput,
@@ -18,27 +15,17 @@ import {
   proxyRefInput,
   updateProxyInput,
 } from "./schemas.js";
-import { toAdminView, type ProxyRow } from "./view.js";
-
-/** A proxy of an organization the actor administers: 404 outside its organizations, 403 for non-admins. */
-async function administeredProxy(ctx: Context, actor: Actor, proxyId: string): Promise<ProxyRow> {
-  const proxy = await ctx.storage.tables.agentProxies.get(proxyId);
-  if (!proxy) throw new NotFoundError("Agent proxy not found");
-  await requireOrgRole(ctx, actor, proxy.orgId, ["admin"]).catch((error) => {
-    throw error instanceof NotFoundError ? new NotFoundError("Agent proxy not found") : error;
-  });
-  return proxy;
-}
+import { administeredOrgScope, administeredProxyScope } from "./scope.js";
+import { toAdminView } from "./view.js";
 
 function checkAllowedHosts(allowedHosts: string | null | undefined): void {
   if (allowedHosts) parseHostPatterns(allowedHosts);
 }
 
-async function reload(storage: Storage, proxyId: string): Promise<ProxyRow> {
-  const proxy = await storage.tables.agentProxies.get(proxyId);
+const gone = (proxy: ProxyRow | undefined): ProxyRow => {
   if (!proxy) throw new NotFoundError("Agent proxy not found");
   return proxy;
-}
+};
 
 export const agentProxyAdminOperations = {
   create: defineOperation({
@@ -49,9 +36,8 @@ export const agentProxyAdminOperations = {
     audience: "principal",
     input: createProxyInput,
     output: createProxyOutput,
-    async run(ctx, actor, input) {
-      const orgId = await resolveActingOrg(ctx, actor, input.organizationId);
-      await requireOrgRole(ctx, actor, orgId, ["admin"]);
+    use: administeredOrgScope,
+    async run(ctx, _actor, input, { orgId }) {
       checkAllowedHosts(input.allowedHosts);
       const now = ctx.clock.now();
       const proxy: ProxyRow = {
@@ -67,8 +53,8 @@ export const agentProxyAdminOperations = {
         createdAt: now.toISOString(),
         updatedAt: now.toISOString(),
       };
-      const issued = await ctx.storage.transaction(async (tx) => {
-        await tx.tables.agentProxies.insert(proxy);
+      const issued = await ctx.withTransaction(async (tx) => {
+        await tx.repo(proxyRepository).insert(proxy);
         return issueEnrollmentToken(tx, proxy.id, now);
       });
       return { proxy: toAdminView(proxy, now), ...issued };
@@ -81,10 +67,9 @@ export const agentProxyAdminOperations = {
     audience: "principal",
     input: listProxiesInput,
     output: z.object({ proxies: z.array(proxyAdminViewSchema) }),
-    async run(ctx, actor, input) {
-      const orgId = await resolveActingOrg(ctx, actor, input.organizationId);
-      await requireOrgRole(ctx, actor, orgId, ["admin"]);
-      const rows = await ctx.storage.tables.agentProxies.find({ orgId }, { orderBy: [["createdAt", "asc"], ["id", "asc"]] });
+    use: administeredOrgScope,
+    async run(ctx, _actor, _input, { orgId }) {
+      const rows = await ctx.repo(proxyRepository).ofOrganization(orgId);
       const now = ctx.clock.now();
       return { proxies: rows.map((row) => toAdminView(row, now)) };
     },
@@ -96,8 +81,9 @@ export const agentProxyAdminOperations = {
     audience: "principal",
     input: proxyRefInput,
     output: proxyOutput,
-    async run(ctx, actor, input) {
-      return { proxy: toAdminView(await administeredProxy(ctx, actor, input.proxyId), ctx.clock.now()) };
+    use: administeredProxyScope,
+    async run(ctx, _actor, _input, { proxy }) {
+      return { proxy: toAdminView(proxy, ctx.clock.now()) };
     },
   }),
 
@@ -107,12 +93,12 @@ export const agentProxyAdminOperations = {
     audience: "principal",
     input: updateProxyInput,
     output: proxyOutput,
-    async run(ctx, actor, { proxyId, ...changes }) {
-      const proxy = await administeredProxy(ctx, actor, proxyId);
+    use: administeredProxyScope,
+    async run(ctx, _actor, { proxyId: _, ...changes }, { proxy }) {
       checkAllowedHosts(changes.allowedHosts);
       const patch = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-      await ctx.storage.tables.agentProxies.update({ id: proxy.id }, { ...patch, updatedAt: ctx.clock.now().toISOString() });
-      return { proxy: toAdminView(await reload(ctx.storage, proxy.id), ctx.clock.now()) };
+      const updated = await ctx.repo(proxyRepository).update(proxy.id, { ...patch, updatedAt: ctx.clock.now().toISOString() });
+      return { proxy: toAdminView(gone(updated), ctx.clock.now()) };
     },
   }),
 
@@ -122,14 +108,9 @@ export const agentProxyAdminOperations = {
     audience: "principal",
     input: proxyRefInput,
     output: proxyOutput,
-    async run(ctx, actor, input) {
-      const proxy = await administeredProxy(ctx, actor, input.proxyId);
-      await ctx.storage.transaction(async (tx) => {
-        await revokeTokensOf(ctx, tx, "agent-proxy", proxy.id);
-        await withdrawEnrollmentTokens(tx, proxy.id);
-        await tx.tables.agentSessions.update({ proxyId: proxy.id, revokedAt: null }, { revokedAt: ctx.clock.now().toISOString() });
-        await tx.tables.agentProxies.delete({ id: proxy.id });
-      });
+    use: administeredProxyScope,
+    async run(ctx, _actor, _input, { proxy }) {
+      await ctx.repo(proxyRepository).remove(proxy.id, ctx.clock.now().toISOString());
       return { proxy: toAdminView(proxy, ctx.clock.now()) };
     },
   }),
@@ -140,10 +121,10 @@ export const agentProxyAdminOperations = {
     audience: "principal",
     input: proxyRefInput,
     output: createProxyOutput,
-    async run(ctx, actor, input) {
-      const proxy = await administeredProxy(ctx, actor, input.proxyId);
+    use: administeredProxyScope,
+    async run(ctx, _actor, _input, { proxy }) {
       const now = ctx.clock.now();
-      const issued = await ctx.storage.transaction((tx) => issueEnrollmentToken(tx, proxy.id, now));
+      const issued = await issueEnrollmentToken(ctx, proxy.id, now);
       return { proxy: toAdminView(proxy, now), ...issued };
     },
   }),
@@ -156,18 +137,11 @@ export const agentProxyAdminOperations = {
     audience: "principal",
     input: proxyRefInput,
     output: proxyOutput,
-    async run(ctx, actor, input) {
-      const proxy = await administeredProxy(ctx, actor, input.proxyId);
-      const now = ctx.clock.now().toISOString();
-      await ctx.storage.transaction(async (tx) => {
-        await revokeTokensOf(ctx, tx, "agent-proxy", proxy.id);
-        await withdrawEnrollmentTokens(tx, proxy.id);
-        await tx.tables.agentProxies.update(
-          { id: proxy.id },
-          { heartbeat: null, rootCaFingerprint: null, rootCaExpiresAt: null, updatedAt: now },
-        );
-      });
-      return { proxy: toAdminView(await reload(ctx.storage, proxy.id), ctx.clock.now()) };
+    use: administeredProxyScope,
+    async run(ctx, _actor, _input, { proxy }) {
+      const proxies = ctx.repo(proxyRepository);
+      await proxies.revoke(proxy.id, ctx.clock.now().toISOString());
+      return { proxy: toAdminView(gone(await proxies.byId(proxy.id)), ctx.clock.now()) };
     },
   }),
 };

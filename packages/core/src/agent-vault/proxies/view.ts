@@ -1,8 +1,6 @@
-import type { AgentVaultRow } from "../tables.js";
-import type { ProxyAdminView, ProxySettings } from "./schemas.js";
 import type { TrafficPolicy } from "../brokering/traffic.js";
-
-export type ProxyRow = AgentVaultRow<"agentProxies">;
+import type { ProxyRow } from "../tables.js";
+import type { ProxyAdminView, ProxySettings } from "./schemas.js";
 
 /** A proxy that missed this many polls in a row is taken to be down. */
 export const HEALTHY_POLLS = 3;

@@ -8,7 +8,7 @@ import { permissionObject } from "../../secret-manager/secrets/visibility.js";
 import type { SecretRow } from "../../secret-manager/tables.js";
 import { tagRepository } from "../../secret-manager/tags/repository.js";
 import type { CredentialDefinition } from "../brokering/credentials.js";
-import type { ServiceLocation } from "./repository.js";
+import type { ServiceLocation } from "./location.js";
 
 /**
  * Where credential values come from. A credential names a shared secret of the service's own
