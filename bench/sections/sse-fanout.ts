@@ -152,7 +152,7 @@ async function runStrongroomServer(subscribers: number): Promise<void> {
     const { identity } = await sr.identities.create(admin, { name: `watcher-${i}`, organizationId: boot.organization.id });
     await sr.memberships.addIdentity(admin, { projectId: project.id, identityId: identity.id, role: "viewer" });
     // Issued directly: universal-auth logins hash with scrypt, which would only slow the set-up.
-    const issued = await issueAccessToken(sr.context, sr.context.storage, { actorType: "identity", actorId: identity.id, orgId: boot.organization.id }, 3600);
+    const issued = await issueAccessToken(sr.context, { actorType: "identity", actorId: identity.id, orgId: boot.organization.id }, 3600);
     tokens.push(issued.token);
   }
   const server = createServer(createHandler(sr, { logger: () => undefined }));

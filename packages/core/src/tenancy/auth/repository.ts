@@ -1,5 +1,5 @@
 import { defineRepository } from "../../kernel/context.js";
-import { tablesOf, type Storage } from "../../storage/table.js";
+import { tablesOf } from "../../storage/table.js";
 import { tenancyTables, type AccessTokenRow, type ClientSecretRow, type UniversalAuthRow } from "../tables.js";
 
 /** How many failed logins lock a client id, and for how long. */
@@ -8,12 +8,9 @@ export interface LockoutPolicy {
   readonly lockSeconds: number;
 }
 
-/**
- * The access-token table's queries over a storage. The auth repository holds them; areas that
- * still run their transactions on a raw storage reach them through `tokens.ts` (transitional).
- */
-export function tokenQueries(storage: Storage) {
-  const t = tablesOf(storage, tenancyTables);
+/** Tokens, and the universal-auth logins that earn them. */
+export const authRepository = defineRepository("auth", (ctx) => {
+  const t = tablesOf(ctx.storage, tenancyTables);
   return {
     insertToken: (row: AccessTokenRow): Promise<void> => t.accessTokens.insert(row),
     tokenByHash: (tokenHash: string): Promise<AccessTokenRow | undefined> => t.accessTokens.findOne({ tokenHash }),
@@ -31,14 +28,6 @@ export function tokenQueries(storage: Storage) {
       await t.accessTokens.delete({ expiresAt: { lt: cutoff } });
       await t.accessTokens.delete({ revokedAt: { lt: cutoff } });
     },
-  };
-}
-
-/** Tokens, and the universal-auth logins that earn them. */
-export const authRepository = defineRepository("auth", (ctx) => {
-  const t = tablesOf(ctx.storage, tenancyTables);
-  return {
-    ...tokenQueries(ctx.storage),
     universalAuthByClientId: (clientId: string): Promise<UniversalAuthRow | undefined> => t.universalAuths.findOne({ clientId }),
     clientSecret: (identityId: string, secretHash: string): Promise<ClientSecretRow | undefined> =>
       t.clientSecrets.findOne({ identityId, secretHash }),
