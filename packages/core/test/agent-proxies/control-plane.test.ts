@@ -1,14 +1,7 @@
 import { X509Certificate } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  anonymous,
-  BadRequestError,
-  createMemoryStorage,
-  createStrongroom,
-  generateRootKey,
-  ManualClock,
-  type Strongroom,
-} from "../../src/index.js";
+import { createTestWorld, forEachStore, type TestWorld } from "@strongroom/core/testing";
+import { anonymous, BadRequestError, ManualClock, type Actor, type Strongroom } from "../../src/index.js";
 import { purgeLapsedAgentRecords } from "../../src/agent-vault/housekeeping.js";
 import { isProxyHealthy } from "../../src/agent-vault/proxies/view.js";
 import { readRootCa } from "../../src/agent-vault/proxies/root-ca.js";
@@ -52,17 +45,18 @@ describe("readRootCa", () => {
   });
 });
 
-describe("enrollment on the in-memory storage", () => {
+forEachStore("enrollment", (store) => {
+  let w: TestWorld;
   let strongroom: Strongroom;
-  let admin: Awaited<ReturnType<Strongroom["authenticate"]>>;
+  let admin: Actor;
   const clock = new ManualClock(now);
 
   beforeAll(async () => {
-    strongroom = await createStrongroom({ storage: createMemoryStorage(), rootKey: generateRootKey(), clock });
-    const boot = await strongroom.admin.bootstrap(anonymous, { email: "owner@acme.test", password: "a long password", organization: "Acme" });
-    admin = await strongroom.authenticate(boot.identity.credentials.token);
+    w = await createTestWorld({ storage: await store.open(), clock });
+    strongroom = w.sr;
+    admin = w.admin;
   });
-  afterAll(() => strongroom.close());
+  afterAll(() => w?.close());
 
   it("lets exactly one of many concurrent enrollments consume the token", async () => {
     const { token, proxy } = await strongroom.agentProxies.create(admin, { name: "edge" });
