@@ -1,18 +1,18 @@
-import { BodyBudget } from "./body-budget.js";
-import { ConfigPoller, type PollScope } from "./config-poller.js";
-import { ControlPlane, ProxyRevokedError, type ProxyState } from "./control-plane.js";
-import { decisionKey, DecisionCache } from "./decision-cache.js";
-import { DeniedHosts } from "./denied-hosts.js";
-import { establishEnrollment } from "./enrollment.js";
-import type { ProxyRuntime } from "./forward.js";
-import { LeafCertificates } from "./leaf-certificates.js";
-import { resolveLimits, type ProxyLimits } from "./limits.js";
-import { parseListen, type ListenAddress } from "./listen-address.js";
-import { ProxyServer } from "./proxy-server.js";
-import { entryWriter, stdoutLogger, type ProxyLogger } from "./request-log.js";
-import { SessionActivity } from "./session-activity.js";
-import { SessionGate } from "./session-gate.js";
-import { Upstream } from "./upstream.js";
+import { parseListen, type ListenAddress } from "./cli/listen-address.js";
+import { ConfigPoller, type PollScope } from "./control/config-poller.js";
+import { ControlPlane, ProxyRevokedError, type ProxyState } from "./control/control-plane.js";
+import { decisionKey, DecisionCache } from "./control/decision-cache.js";
+import { establishEnrollment } from "./control/enrollment.js";
+import { SessionGate } from "./control/session-gate.js";
+import { LeafCertificates } from "./identity/leaf-certificates.js";
+import { resolveLimits, type ProxyLimits } from "./server/limits.js";
+import { BodyBudget } from "./server/body-budget.js";
+import { DeniedHosts } from "./server/denied-hosts.js";
+import type { ProxyRuntime } from "./server/forward.js";
+import { ProxyServer } from "./server/proxy-server.js";
+import { entryWriter, stdoutLogger, type ProxyLogger } from "./server/request-log.js";
+import { SessionActivity } from "./server/session-activity.js";
+import { Upstream } from "./upstream/upstream.js";
 
 export interface AgentProxyOptions {
   /** The Strongroom server's base URL, e.g. `https://strongroom.example.com`. */
@@ -31,7 +31,7 @@ export interface AgentProxyOptions {
   sealingKey?: Buffer;
   /** Receives one JSON line per request and per lifecycle event; stdout by default. */
   logger?: ProxyLogger;
-  /** Bounds on what agents can make the proxy hold (limits.ts; each has a default). */
+  /** Bounds on what agents can make the proxy hold (server/limits.ts; each has a default). */
   limits?: Partial<ProxyLimits>;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { startAgentProxy, type AgentProxy } from "./agent-proxy.js";
-import { readCliOptions, USAGE } from "./cli-options.js";
+import { readCliOptions, USAGE } from "./cli/options.js";
 
 /** Exit codes: 0 stopped by a signal, 1 could not start, 2 revoked by the server. */
 const EXIT_START_FAILED = 1;

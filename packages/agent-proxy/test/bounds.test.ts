@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { BodyBudget } from "../src/body-budget.js";
-import { ConfigPoller, type PollScope } from "../src/config-poller.js";
-import type { ProxyState } from "../src/control-plane.js";
-import { admitDeniedHost, DeniedHosts, type DeniedHostWindow } from "../src/denied-hosts.js";
-import { DEFAULT_LIMITS, parseLimits, resolveLimits } from "../src/limits.js";
-import { HeaderDeadline } from "../src/request-deadlines.js";
-import { SessionActivity } from "../src/session-activity.js";
+import { BodyBudget } from "../src/server/body-budget.js";
+import { ConfigPoller, type PollScope } from "../src/control/config-poller.js";
+import type { ProxyState } from "../src/control/control-plane.js";
+import { admitDeniedHost, DeniedHosts, type DeniedHostWindow } from "../src/server/denied-hosts.js";
+import { DEFAULT_LIMITS, parseLimits, resolveLimits } from "../src/server/limits.js";
+import { HeaderDeadline } from "../src/server/request-deadlines.js";
+import { SessionActivity } from "../src/server/session-activity.js";
 
 describe("limits", () => {
   it("has the defaults DESIGN.md §11 names", () => {

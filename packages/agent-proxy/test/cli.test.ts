@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApi, type TestApi } from "../../http-node/test/api/harness.js";
-import { Sealer } from "../src/sealing.js";
+import { Sealer } from "../src/state/sealing.js";
 import { agentDispatcher, agentRequest } from "./helpers/agent-client.js";
 import { spawnProxy, type ProxyProcess } from "./helpers/spawn-proxy.js";
 import { startHttpsUpstream, upstreamCertificates, type TestUpstream } from "./helpers/upstream.js";

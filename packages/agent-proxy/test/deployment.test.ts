@@ -3,10 +3,10 @@ import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readCliOptions } from "../src/cli-options.js";
-import { prepareDataDir } from "../src/data-dir.js";
-import { DATA_DIRECTORY, exposureProblem, KEY_FILE_RULE } from "../src/file-exposure.js";
-import { readSealingKey } from "../src/key-source.js";
+import { readCliOptions } from "../src/cli/options.js";
+import { prepareDataDir } from "../src/state/data-dir.js";
+import { DATA_DIRECTORY, exposureProblem, KEY_FILE_RULE } from "../src/state/file-exposure.js";
+import { readSealingKey } from "../src/state/key-source.js";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -54,7 +54,7 @@ describe("the sealing key from outside the data directory", () => {
     const keyFile = join(scratch(), "proxy.key");
     writeFileSync(keyFile, `${KEY}\n`, { mode: 0o400 });
     // A child with the key on descriptor 3, as `strongroom-agent-proxy 3< /etc/strongroom/proxy.key` would have it.
-    const script = `import("${new URL("../src/key-source.ts", import.meta.url).pathname}").then((m) => process.stdout.write(m.readSealingKey({ kind: "fd", fd: 3 }).toString("base64")))`;
+    const script = `import("${new URL("../src/state/key-source.ts", import.meta.url).pathname}").then((m) => process.stdout.write(m.readSealingKey({ kind: "fd", fd: 3 }).toString("base64")))`;
     const fd = openSync(keyFile, "r");
     const child = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { stdio: ["ignore", "pipe", "pipe", fd], encoding: "utf8" });
     closeSync(fd);

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { connectionReusable } from "../src/connection-reuse.js";
-import { frameHeaders, requestFraming } from "../src/framing.js";
-import { endToEndHeaders, endToEndRawHeaders } from "../src/hop-by-hop.js";
-import { originFormProblem } from "../src/request-target.js";
+import { connectionReusable } from "../src/upstream/connection-reuse.js";
+import { frameHeaders, requestFraming } from "../src/http/framing.js";
+import { endToEndHeaders, endToEndRawHeaders } from "../src/http/hop-by-hop.js";
+import { originFormProblem } from "../src/http/request-target.js";
 
 describe("request framing", () => {
   it.each<[string, string[], ReturnType<typeof requestFraming>["kind"]]>([

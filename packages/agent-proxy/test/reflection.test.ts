@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { BrokerDecision } from "../src/control-plane.js";
-import { base64Runs, FormAutomaton, injectedValues, MIN_FORM_BYTES, reflectionForms, Scrubber, scrubText } from "../src/reflection.js";
+import type { BrokerDecision } from "../src/control/control-plane.js";
+import { base64Runs, FormAutomaton, injectedValues, MIN_FORM_BYTES, reflectionForms, Scrubber, scrubText } from "../src/brokering/reflection.js";
 
 type Credentials = BrokerDecision["credentials"];
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { BrokerDecision } from "./control-plane.js";
+import type { BrokerDecision } from "../control/control-plane.js";
 import { FormAutomaton, reflectionForms } from "./reflection.js";
 
 /**

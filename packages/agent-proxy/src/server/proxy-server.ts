@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { parseAbsoluteHttp } from "./authority.js";
+import { parseAbsoluteHttp } from "../http/authority.js";
 import { ConnectTunnels } from "./connect-tunnel.js";
 import type { DeniedHosts } from "./denied-hosts.js";
 import { forwardAgentRequest, type ProxyRuntime } from "./forward.js";
-import type { LeafCertificates } from "./leaf-certificates.js";
-import { sessionTokenFrom } from "./proxy-authorization.js";
+import type { LeafCertificates } from "../identity/leaf-certificates.js";
+import { sessionTokenFrom } from "../http/proxy-authorization.js";
 import { HEADER_TIMEOUT, HeaderDeadline } from "./request-deadlines.js";
 import { sendRefusal, writeRawRefusal } from "./refusals.js";
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex, Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { endToEndRawHeaders } from "./hop-by-hop.js";
+import { endToEndRawHeaders } from "../http/hop-by-hop.js";
 import { Scrubber, scrubText, type FormAutomaton } from "./reflection.js";
 
 /**

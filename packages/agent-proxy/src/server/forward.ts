@@ -2,23 +2,23 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { applyCredentials, CredentialInjectionError, formatHostPort } from "@strongroom/core/agent";
 import type { BodyBudget } from "./body-budget.js";
 import { BodyBudgetError, BodyIdleError, BodyTooLargeError, readBody } from "./buffered-body.js";
-import { connectionReusable } from "./connection-reuse.js";
-import { ControlPlaneUnavailableError, ProxyRevokedError, type BrokerDecision, type ResolveDecision } from "./control-plane.js";
-import { credentialSetOf, scrubberFor } from "./credential-sets.js";
-import { frameHeaders, lengthFraming, requestFraming, type RequestFraming } from "./framing.js";
-import { endToEndHeaders } from "./hop-by-hop.js";
+import { connectionReusable } from "../upstream/connection-reuse.js";
+import { ControlPlaneUnavailableError, ProxyRevokedError, type BrokerDecision, type ResolveDecision } from "../control/control-plane.js";
+import { credentialSetOf, scrubberFor } from "../brokering/credential-sets.js";
+import { frameHeaders, lengthFraming, requestFraming, type RequestFraming } from "../http/framing.js";
+import { endToEndHeaders } from "../http/hop-by-hop.js";
 import type { ProxyLimits } from "./limits.js";
-import { DestinationRefusedError, DestinationUnresolvedError, pinDestination, type Destination, type GuardOptions } from "./network-guard.js";
-import { PROXY_AUTHENTICATE } from "./proxy-authorization.js";
-import type { FormAutomaton } from "./reflection.js";
+import { DestinationRefusedError, DestinationUnresolvedError, pinDestination, type Destination, type GuardOptions } from "../upstream/network-guard.js";
+import { PROXY_AUTHENTICATE } from "../http/proxy-authorization.js";
+import type { FormAutomaton } from "../brokering/reflection.js";
 import type { RequestLogEntry } from "./request-log.js";
 import { watchBodyIdle } from "./request-deadlines.js";
-import { originFormProblem } from "./request-target.js";
+import { originFormProblem } from "../http/request-target.js";
 import { sendRefusal, type Refusal } from "./refusals.js";
-import { relayResponse, UnscrubbableResponseError } from "./response-relay.js";
+import { relayResponse, UnscrubbableResponseError } from "../brokering/response-relay.js";
 import type { SessionActivity } from "./session-activity.js";
-import type { LiveSession } from "./session-table.js";
-import type { Upstream, UpstreamPool } from "./upstream.js";
+import type { LiveSession } from "../control/session-table.js";
+import type { Upstream, UpstreamPool } from "../upstream/upstream.js";
 
 /**
  * One agent request, from its session check to the upstream's answer: request target and framing,

@@ -2,15 +2,15 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { TLSSocket } from "node:tls";
-import { parseAuthority, type Authority } from "./authority.js";
-import type { ResolveDecision } from "./control-plane.js";
+import { parseAuthority, type Authority } from "../http/authority.js";
+import type { ResolveDecision } from "../control/control-plane.js";
 import type { DeniedHosts } from "./denied-hosts.js";
 import type { ProxyRuntime, Target } from "./forward.js";
-import type { LeafCertificates } from "./leaf-certificates.js";
-import { PROXY_AUTHENTICATE, sessionTokenFrom } from "./proxy-authorization.js";
+import type { LeafCertificates } from "../identity/leaf-certificates.js";
+import { PROXY_AUTHENTICATE, sessionTokenFrom } from "../http/proxy-authorization.js";
 import { HEADER_TIMEOUT, HeaderDeadline } from "./request-deadlines.js";
 import { writeRawRefusal, type Refusal } from "./refusals.js";
-import type { LiveSession } from "./session-table.js";
+import type { LiveSession } from "../control/session-table.js";
 
 /**
  * `CONNECT host:port`: the session is checked before the tunnel opens, and the session's tunnel

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { caNeedsReplacing, createProxyCa, loadProxyCa, type ProxyCa } from "./certificate-authority.js";
+import { caNeedsReplacing, createProxyCa, loadProxyCa, type ProxyCa } from "../identity/certificate-authority.js";
 import { ControlPlaneRefusedError, ProxyRevokedError, type ControlPlane } from "./control-plane.js";
-import { loadSealer, prepareDataDir, readState, writeState, type StoredState } from "./data-dir.js";
-import type { Sealer } from "./sealing.js";
+import { loadSealer, prepareDataDir, readState, writeState, type StoredState } from "../state/data-dir.js";
+import type { Sealer } from "../state/sealing.js";
 
 /**
  * Start-up: the proxy's CA (created on first start) and its enrollment with the server. A proxy

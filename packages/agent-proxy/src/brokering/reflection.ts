@@ -1,4 +1,4 @@
-import type { BrokerDecision } from "./control-plane.js";
+import type { BrokerDecision } from "../control/control-plane.js";
 
 /**
  * What the proxy keeps out of the answers it forwards for a brokered request: the values it

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import type { AgentProxyOptions } from "./agent-proxy.js";
-import { readSealingKey, type KeySource } from "./key-source.js";
-import { LIMIT_NAMES, parseLimits } from "./limits.js";
+import type { AgentProxyOptions } from "../agent-proxy.js";
+import { readSealingKey, type KeySource } from "../state/key-source.js";
+import { LIMIT_NAMES, parseLimits } from "../server/limits.js";
 import { parseListen } from "./listen-address.js";
 
 export const USAGE = `Usage: strongroom-agent-proxy --server URL [--enrollment-token TOKEN] [options]
