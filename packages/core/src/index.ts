@@ -24,7 +24,7 @@ export {
   type ErrorCode,
 } from "./kernel/errors.js";
 export { createLocalBus, type EventBus, type ProjectEvent, type SecretEventType } from "./kernel/bus.js";
-export { createMemoryStorage } from "./entries/storage.js";
+export { createMemoryStorage } from "./schema.js";
 export type { Audience, OperationDef } from "./kernel/operation.js";
 export type { Context, LogSink } from "./kernel/context.js";
 export type {

@@ -6,6 +6,8 @@ import { kmsTables } from "./kms/tables.js";
 import { jobTables } from "./jobs/tables.js";
 import { secretTables } from "./secret-manager/tables.js";
 import { schemaVersion, type RowOf } from "./storage/columns.js";
+import { createMemoryStore } from "./storage/memory.js";
+import type { Storage } from "./storage/table.js";
 import { tenancyTables } from "./tenancy/tables.js";
 
 /**
@@ -57,5 +59,11 @@ export type Row<N extends TableName> = RowOf<StrongroomSchema[N]>;
 /** The schema version a fully migrated Strongroom database is at. */
 export const SCHEMA_VERSION = schemaVersion(strongroomSchema);
 
+/** A storage holding Strongroom's tables: what `createStrongroom` takes. */
+export type StrongroomStorage = Storage<StrongroomSchema>;
+
+/** An in-memory store of Strongroom's tables: for unit tests and short-lived embedded use. */
+export const createMemoryStorage = (): StrongroomStorage => createMemoryStore(strongroomSchema);
+
 /** Transitional: a storage typed with every table, until each area reaches its tables through its repositories. */
-export type AppStorage = import("./storage/table.js").Storage<StrongroomSchema>;
+export type AppStorage = StrongroomStorage;
