@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@strongroom\/storage-(sqlite|postgres)\/testing$/, replacement: src("./packages/storage-$1/src/testing.ts") },
       { find: /^@strongroom\/storage-sqlite$/, replacement: src("./packages/storage-sqlite/src/index.ts") },
       { find: /^@strongroom\/storage-postgres$/, replacement: src("./packages/storage-postgres/src/index.ts") },
+      { find: /^@strongroom\/http-node\/testing$/, replacement: src("./packages/http-node/src/testing/index.ts") },
       { find: /^@strongroom\/http-node$/, replacement: src("./packages/http-node/src/index.ts") },
       { find: /^@strongroom\/agent-proxy$/, replacement: src("./packages/agent-proxy/src/index.ts") },
     ],

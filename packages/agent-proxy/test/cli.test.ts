@@ -2,7 +2,7 @@ import { readFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type TestApi } from "../../http-node/test/api/harness.js";
+import { startApi, type TestApi } from "@strongroom/http-node/testing";
 import { Sealer } from "../src/state/sealing.js";
 import { agentDispatcher, agentRequest } from "./helpers/agent-client.js";
 import { spawnProxy, type ProxyProcess } from "./helpers/spawn-proxy.js";

@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApi, type TestApi } from "../../http-node/test/api/harness.js";
+import { startApi, type TestApi } from "@strongroom/http-node/testing";
 import { startAgentProxy, type AgentProxy, type AgentProxyOptions } from "../src/index.js";
 import { agentDispatcher, agentRequest } from "./helpers/agent-client.js";
 import { connectHead, rawProxyRequest } from "./helpers/raw-proxy.js";

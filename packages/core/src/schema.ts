@@ -64,6 +64,3 @@ export type StrongroomStorage = Storage<StrongroomSchema>;
 
 /** An in-memory store of Strongroom's tables: for unit tests and short-lived embedded use. */
 export const createMemoryStorage = (): StrongroomStorage => createMemoryStore(strongroomSchema);
-
-/** Transitional: a storage typed with every table, until each area reaches its tables through its repositories. */
-export type AppStorage = StrongroomStorage;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TestApi } from "../../../http-node/test/api/harness.js";
+import type { TestApi } from "@strongroom/http-node/testing";
 import { spawnProxy, type ProxyProcess } from "./spawn-proxy.js";
 import { registeredProxy } from "./world.js";
 

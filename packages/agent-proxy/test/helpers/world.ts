@@ -1,5 +1,5 @@
-import { registerProxy } from "../../../http-node/test/api/agent-fixtures.js";
-import { bootstrap, createIdentity, createProject, type ApiResponse, type TestApi } from "../../../http-node/test/api/harness.js";
+import { registerProxy } from "@strongroom/http-node/testing";
+import { bootstrap, createIdentity, createProject, type ApiResponse, type TestApi } from "@strongroom/http-node/testing";
 
 /**
  * What the proxy suites need on the server: an organization, a project with secrets, proxied

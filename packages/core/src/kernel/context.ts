@@ -1,5 +1,5 @@
 import type { KeyRing } from "../crypto/keyring.js";
-import type { AppStorage as Storage } from "../schema.js";
+import type { Storage } from "../storage/table.js";
 import type { EventBus } from "./bus.js";
 import { BoundedCache, CacheGroup, type CacheOptions } from "./cache.js";
 import type { Clock } from "./clock.js";

@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import type { AppStorage as Storage } from "../schema.js";
+import type { StrongroomStorage as Storage } from "../schema.js";
 
 /**
  * Child process of the crash-safety test: opens storage through the given module's

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import type { AppStorage as Storage } from "../schema.js";
+import type { StrongroomStorage as Storage } from "../schema.js";
 import { CRASH_ROWS } from "./crash-child.js";
 
 export interface CrashSafetyOptions {

@@ -3,7 +3,7 @@ import { defineTable, integer, json, text, timestamp, boolean as booleanColumn, 
 import { strongroomSchema as schema, SCHEMA_VERSION } from "../schema.js";
 import { organizations } from "../tenancy/tables.js";
 import type { Schema, Storage as PortStorage, Table } from "../storage/table.js";
-import type { AppStorage as Storage } from "../schema.js";
+import type { StrongroomStorage as Storage } from "../schema.js";
 import { sampleRow } from "./sample-rows.js";
 
 /** Opens one particular database with the given table definitions, migrating it to `version`. */

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import type { Table } from "../storage/table.js";
-import type { AppStorage as Storage } from "../schema.js";
+import type { StrongroomStorage as Storage } from "../schema.js";
 import { constraintTests } from "./contract/constraints.js";
 import { queryTests } from "./contract/queries.js";
 import { tableMethodTests } from "./contract/table-methods.js";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { enrolledProxy, expectedFingerprint, hostListOfLength, registerProxy, selfSignedPem, storedAgentRows } from "./agent-fixtures.js";
-import { backendAvailable, backends, bootstrap, createUser, expectError, startApi, type TestApi, type World } from "./harness.js";
+import { enrolledProxy, expectedFingerprint, hostListOfLength, registerProxy, selfSignedPem, storedAgentRows } from "../../src/testing/agent-fixtures.js";
+import { backendAvailable, backends, bootstrap, createUser, expectError, startApi, type TestApi, type World } from "../../src/testing/harness.js";
 
 const HOUR = 60 * 60 * 1000;
 const ADMIN_VIEW_KEYS = [

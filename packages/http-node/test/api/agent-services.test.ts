@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hostListOfLength } from "./agent-fixtures.js";
-import { backendAvailable, backends, bootstrap, createProject, createUser, expectError, startApi, type TestApi, type World } from "./harness.js";
+import { hostListOfLength } from "../../src/testing/agent-fixtures.js";
+import { backendAvailable, backends, bootstrap, createProject, createUser, expectError, startApi, type TestApi, type World } from "../../src/testing/harness.js";
 
 const SERVICE_KEYS = ["id", "folderId", "name", "hostPattern", "createdAt", "updatedAt", "lastUsedAt", "isEnabled", "credentials"].sort();
 const CREDENTIAL_KEYS = [

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { applyCredentials } from "@strongroom/core/agent";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enrolledProxy, storedAgentRows } from "./agent-fixtures.js";
+import { enrolledProxy, storedAgentRows } from "../../src/testing/agent-fixtures.js";
 import {
   backendAvailable,
   backends,
@@ -14,7 +14,7 @@ import {
   type ApiResponse,
   type TestApi,
   type World,
-} from "./harness.js";
+} from "../../src/testing/harness.js";
 
 const HOUR = 60 * 60 * 1000;
 const GITHUB_VALUE = "ghp_brokered_value_0001";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { type IssuedCertificate, createRootCa, issueCertificate } from "@strongroom/core/x509";
 import { type SmtpReceiver, type WebhookReceiver, startSmtpReceiver, startWebhookReceiver } from "@strongroom/core/testing";
 import { DAY, certSuite, createProfile, expectBound, q, type CertSuite } from "./cert-fixtures.js";
-import { backends, createProject, expectError } from "./harness.js";
+import { backends, createProject, expectError } from "../../src/testing/harness.js";
 
 const ALERTS = "/api/v1/cert-manager/alerts";
 const SECRET = "whsec-0123456789abcdef-never-shown";

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { createRootCa, issueCertificate } from "@strongroom/core/x509";
 import { type Running, closedPort, settleScans, startSilentEndpoint, startTlsEndpoint } from "@strongroom/core/testing";
 import { DAY, certSuite, createCa, createProfile, expectBound, q, type CertSuite } from "./cert-fixtures.js";
-import { backends, createProject, expectError } from "./harness.js";
+import { backends, createProject, expectError } from "../../src/testing/harness.js";
 
 const JOBS = "/api/v1/cert-manager/discovery-jobs";
 const INSTALLATIONS = "/api/v1/cert-manager/installations";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type ApiResponse, type Backend, backendAvailable, bootstrap, createProject, expectError, startApi, type TestApi } from "./harness.js";
+import { type ApiResponse, type Backend, backendAvailable, bootstrap, createProject, expectError, startApi, type TestApi } from "../../src/testing/harness.js";
 
 /** Shared set-up of the certificate-manager API suites: an instance, its admin token and a cert-manager project. */
 

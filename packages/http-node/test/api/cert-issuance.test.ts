@@ -1,7 +1,7 @@
 import { describe, expect } from "vitest";
 import { workspace } from "@strongroom/core/testing";
 import { certSuite, createCa, createProfile, expectBound, q, type CertSuite } from "./cert-fixtures.js";
-import { backends, createProject, expectError } from "./harness.js";
+import { backends, createProject, expectError } from "../../src/testing/harness.js";
 
 const CAS = "/api/v1/cert-manager/ca/internal";
 const PROFILES = "/api/v1/cert-manager/certificate-profiles";

@@ -4,7 +4,7 @@ import type { ProjectEvent } from "@strongroom/core";
 import { openSubscriptionCount } from "@strongroom/core/testing";
 import { eventually } from "../helpers/http.js";
 import { dataOf, itemsOf, openEventStream, SUBSCRIBE_PATH, type EventStreamClient, type SseMessage } from "./events-client.js";
-import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, expectError, startApi, type TestApi, type World } from "./harness.js";
+import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, expectError, startApi, type TestApi, type World } from "../../src/testing/harness.js";
 
 /** The part of the `eventsource` package's EventSource these tests use. */
 interface StandardEventSource {

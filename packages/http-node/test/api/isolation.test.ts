@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "@strongroom/core";
 import { operationIds, routes, type Route } from "@strongroom/http-node";
 import { queryKeys } from "../../src/input.js";
-import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, startApi, type TestApi, type World } from "./harness.js";
+import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, startApi, type TestApi, type World } from "../../src/testing/harness.js";
 
 /** Routes anyone may call, or that only create something in the caller's own organization. */
 const NOT_TENANT_SCOPED = new Set([

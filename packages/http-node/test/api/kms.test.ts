@@ -1,7 +1,7 @@
 import { createHash, createPublicKey, verify } from "node:crypto";
 import { EncryptionAlgorithm, InfisicalSDK, KeyUsage, SigningAlgorithm } from "@infisical/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, expectError, startApi, type TestApi, type World } from "./harness.js";
+import { backendAvailable, backends, bootstrap, createIdentity, createProject, createUser, expectError, startApi, type TestApi, type World } from "../../src/testing/harness.js";
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 

@@ -1,6 +1,6 @@
 import { InfisicalSDK } from "@infisical/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backendAvailable, backends, bootstrap, createIdentity, createProject, startApi, type TestApi, type World } from "./harness.js";
+import { backendAvailable, backends, bootstrap, createIdentity, createProject, startApi, type TestApi, type World } from "../../src/testing/harness.js";
 
 /** The official Infisical Node SDK, unmodified, against a Strongroom server. */
 describe.each(backends)("official Infisical Node SDK on %s", (backend) => {

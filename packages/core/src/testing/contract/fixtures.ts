@@ -1,6 +1,6 @@
 import type { UserRow } from "../../tenancy/tables.js";
 import { users } from "../../tenancy/tables.js";
-import type { AppStorage as Storage } from "../../schema.js";
+import type { StrongroomStorage as Storage } from "../../schema.js";
 import { sampleRow } from "../sample-rows.js";
 
 /** The storage under test, opened fresh (and emptied) for each test. */

@@ -7,7 +7,9 @@ import { createStrongroom, generateRootKey, ManualClock, type Strongroom } from 
 import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
-import { createHandler, Router, routes, type HandlerOptions } from "@strongroom/http-node";
+import { createHandler, type HandlerOptions } from "../handler.js";
+import { Router } from "../router.js";
+import { routes } from "../routes/index.js";
 import { withPostgres } from "@strongroom/storage-postgres/testing";
 
 export interface ApiResponse<T = any> {
