@@ -8,14 +8,17 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@strongroom\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
-      { find: /^@strongroom\/core\/(storage|x509|agent)$/, replacement: src("./packages/core/src/entries/$1.ts") },
+      { find: /^@strongroom\/core\/(storage|x509|agent|maintenance)$/, replacement: src("./packages/core/src/entries/$1.ts") },
       { find: /^@strongroom\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@strongroom\/storage-kysely$/, replacement: src("./packages/storage-kysely/src/index.ts") },
       { find: /^@strongroom\/storage-(sqlite|postgres)\/testing$/, replacement: src("./packages/storage-$1/src/testing.ts") },
       { find: /^@strongroom\/storage-sqlite$/, replacement: src("./packages/storage-sqlite/src/index.ts") },
       { find: /^@strongroom\/storage-postgres$/, replacement: src("./packages/storage-postgres/src/index.ts") },
       { find: /^@strongroom\/http-node\/testing$/, replacement: src("./packages/http-node/src/testing/index.ts") },
+      { find: /^@strongroom\/http-node\/variables$/, replacement: src("./packages/http-node/src/server/variables.ts") },
       { find: /^@strongroom\/http-node$/, replacement: src("./packages/http-node/src/index.ts") },
+      { find: /^@strongroom\/dynamic-secrets\/testing$/, replacement: src("./packages/dynamic-secrets/src/testing.ts") },
+      { find: /^@strongroom\/dynamic-secrets$/, replacement: src("./packages/dynamic-secrets/src/index.ts") },
       { find: /^@strongroom\/agent-proxy$/, replacement: src("./packages/agent-proxy/src/index.ts") },
     ],
   },

@@ -1,10 +1,10 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/server/cli.ts", "testing/index": "src/testing/index.ts" },
+  entry: { index: "src/index.ts", cli: "src/server/cli.ts", variables: "src/server/variables.ts", "testing/index": "src/testing/index.ts" },
   external: ["vitest"],
   format: ["esm"],
-  dts: { entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" } },
+  dts: { entry: { index: "src/index.ts", variables: "src/server/variables.ts", "testing/index": "src/testing/index.ts" } },
   clean: true,
   sourcemap: true,
   target: "node20",

@@ -6,7 +6,7 @@
  */
 export { createStrongroom, type AnyOperation, type Strongroom, type StrongroomOptions } from "./strongroom.js";
 export { operations, type Operations } from "./operations.js";
-export { anonymous, type Actor } from "./kernel/actor.js";
+export { anonymous, type Actor, type RequestContext } from "./kernel/actor.js";
 export { systemClock, ManualClock, type Clock } from "./kernel/clock.js";
 export { defaultConfig, resolveConfig, type StrongroomConfig } from "./kernel/config.js";
 export { generateRootKey, parseRootKey, RootKeyMismatchError } from "./crypto/keyring.js";
@@ -42,3 +42,4 @@ export type {
 export type { Delivery, EventDelivery, ProjectEventSubscription, SubscribedEvent } from "./events/index.js";
 export type * from "./types.js";
 export { queryParams } from "./kernel/schemas.js";
+export type { DynamicSecretProvider, ProviderCall, ProviderLease, ProviderTarget } from "./dynamic-secrets/ports.js";

@@ -1,5 +1,6 @@
 import { purgeLapsedAgentRecords } from "./agent-vault/housekeeping.js";
 import { alertEvaluationJob, discoveryAutoScanJob } from "./cert-manager/operations.js";
+import { leaseExpiryJob } from "./dynamic-secrets/leases/expiry-job.js";
 import { housekeepingJob } from "./jobs/housekeeping.js";
 import { keyRotationJob } from "./kms/rotation-job.js";
 import { purgeOldJobRuns, type ScheduledJob } from "./jobs/scheduler.js";
@@ -13,4 +14,5 @@ export const scheduledJobs: readonly ScheduledJob[] = [
   discoveryAutoScanJob,
   alertEvaluationJob,
   keyRotationJob,
+  leaseExpiryJob,
 ];

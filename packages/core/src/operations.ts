@@ -6,10 +6,13 @@ import {
   certificateAuthorityOperations,
   certificateOperations,
   certificateProfileOperations,
+  revocationOperations,
   discoveryOperations,
   installationOperations,
 } from "./cert-manager/operations.js";
+import { dynamicSecretOperations } from "./dynamic-secrets/operations.js";
 import { identityOperations } from "./tenancy/identities/operations.js";
+import { universalAuthOperations } from "./tenancy/universal-auth/operations.js";
 import { kmsOperations } from "./kms/operations.js";
 import { membershipOperations } from "./tenancy/memberships/operations.js";
 import { organizationOperations } from "./tenancy/organizations/operations.js";
@@ -36,6 +39,7 @@ export const operations = {
   auth: authOperations,
   organizations: organizationOperations,
   identities: identityOperations,
+  universalAuth: universalAuthOperations,
   projects: projectOperations,
   roles: roleOperations,
   customRoles: customRoleOperations,
@@ -55,10 +59,12 @@ export const operations = {
   certificateAuthorities: certificateAuthorityOperations,
   certificateProfiles: certificateProfileOperations,
   certificates: certificateOperations,
+  certificateRevocation: revocationOperations,
   discovery: discoveryOperations,
   installations: installationOperations,
   alerts: alertOperations,
   kms: kmsOperations,
+  dynamicSecrets: dynamicSecretOperations,
 };
 
 export type Operations = typeof operations;

@@ -2,6 +2,7 @@ import { accessTables } from "./access/tables.js";
 import { agentVaultTables } from "./agent-vault/tables.js";
 import { certificateTables } from "./cert-manager/tables.js";
 import { keyTables } from "./crypto/tables.js";
+import { dynamicSecretTables } from "./dynamic-secrets/tables.js";
 import { kmsTables } from "./kms/tables.js";
 import { jobTables } from "./jobs/tables.js";
 import { secretTables } from "./secret-manager/tables.js";
@@ -23,6 +24,8 @@ export const strongroomSchema = {
   universalAuths: tenancyTables.universalAuths,
   clientSecrets: tenancyTables.clientSecrets,
   accessTokens: tenancyTables.accessTokens,
+  accessTokenUses: tenancyTables.accessTokenUses,
+  loginFailures: tenancyTables.loginFailures,
   projects: accessTables.projects,
   environments: accessTables.environments,
   projectMemberships: accessTables.projectMemberships,
@@ -37,6 +40,7 @@ export const strongroomSchema = {
   ...agentVaultTables,
   ...certificateTables,
   ...kmsTables,
+  ...dynamicSecretTables,
 };
 
 export type StrongroomSchema = typeof strongroomSchema;
@@ -51,6 +55,7 @@ export const tablesByArea = {
   agentVault: agentVaultTables,
   certManager: certificateTables,
   kms: kmsTables,
+  dynamicSecrets: dynamicSecretTables,
 };
 export type TableName = keyof StrongroomSchema;
 /** A row of one of Strongroom's tables. */

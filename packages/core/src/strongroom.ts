@@ -3,11 +3,13 @@ import { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
 import { useCertManagerPorts } from "./cert-manager/io.js";
 import type { CertManagerPorts } from "./cert-manager/ports.js";
 import { KeyRing, parseRootKey } from "./crypto/keyring.js";
+import type { DynamicSecretProvider } from "./dynamic-secrets/ports.js";
+import { useDynamicSecretProviders } from "./dynamic-secrets/providers.js";
 import { subscriptionsOf } from "./events/registry.js";
 import { registerHooks } from "./hooks.js";
 import { scheduledJobs } from "./jobs.js";
 import { createScheduler, type Scheduler } from "./jobs/scheduler.js";
-import type { Actor } from "./kernel/actor.js";
+import type { Actor, RequestContext } from "./kernel/actor.js";
 import { createLocalBus, type EventBus } from "./kernel/bus.js";
 import { systemClock, type Clock } from "./kernel/clock.js";
 import { resolveConfig, type StrongroomConfig } from "./kernel/config.js";
@@ -36,6 +38,12 @@ export interface StrongroomOptions {
    * node:tls); tests and embedders replace any of them.
    */
   certManager?: Partial<CertManagerPorts>;
+  /**
+   * The dynamic-secret providers this instance offers (`dynamicSecretProviders` of
+   * `@strongroom/dynamic-secrets`: sql-database, redis). Default none: creating a dynamic secret
+   * is then refused with a 400 naming the missing provider.
+   */
+  dynamicSecretProviders?: readonly DynamicSecretProvider[];
 }
 
 type AreaApi<A> = { [O in keyof A]: OperationFn<A[O]> };
@@ -48,8 +56,12 @@ export type Strongroom = { [A in keyof Operations]: AreaApi<Operations[A]> } & {
   readonly operations: Operations;
   /** Calls an operation by its definition: validates the input against its schema, checks the audience, runs it. */
   call<D extends AnyOperation>(operation: D, actor: Actor, input: unknown): Promise<Awaited<ReturnType<OperationFn<D>>>>;
-  /** Resolves a bearer token (without the `Bearer ` prefix) to an actor; no token → anonymous. */
-  authenticate(token: string | undefined): Promise<Actor>;
+  /**
+   * Resolves a bearer token (without the `Bearer ` prefix) to an actor; no token → anonymous.
+   * `request` (where the call came from) is checked against the token's trusted IPs and kept on
+   * the actor for the operations (lockouts, audit).
+   */
+  authenticate(token: string | undefined, request?: RequestContext): Promise<Actor>;
   readonly context: Context;
   /** Periodic jobs. Servers call `scheduler.start()`; tests call `scheduler.runDue()` with a manual clock. */
   readonly scheduler: Scheduler;
@@ -94,6 +106,7 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
   });
   dropAccessCaches = () => ctx.caches.access.changed();
   if (options.certManager) useCertManagerPorts(ctx, options.certManager);
+  if (options.dynamicSecretProviders) useDynamicSecretProviders(ctx, options.dynamicSecretProviders);
 
   const bound = new Map<AnyOperation, (actor: Actor, input: unknown) => Promise<unknown>>();
   const api: Record<string, Record<string, unknown>> = {};
@@ -121,7 +134,7 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
       if (!fn) return Promise.reject(new Error(`operation ${operation.name} is not one of this instance's`));
       return fn(actor, input) as never;
     },
-    authenticate: (token) => authenticate(ctx, token),
+    authenticate: (token, request) => authenticate(ctx, token, request),
     async close() {
       if (closed) return;
       closed = true;

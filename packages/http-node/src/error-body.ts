@@ -1,4 +1,5 @@
 import { RateLimitError, ServiceUnavailableError, StrongroomError, ValidationError } from "@strongroom/core";
+import { StorageUnavailableError } from "@strongroom/core/storage";
 import { STATUS_OF } from "./status.js";
 
 /** The JSON error body of SPEC.md "Errors" / DESIGN.md §9. */
@@ -25,6 +26,16 @@ const DETAIL_STATUSES = new Set([400, 403]);
 
 /** Maps anything thrown while serving a request to the status, body and headers the client gets. */
 export function toErrorResponse(thrown: unknown, reqId: string): ErrorResponse {
+  if (thrown instanceof StorageUnavailableError) {
+    // Not the request's fault and likely to pass: 503 with the reason, and logged as what it is.
+    const status = STATUS_OF.ServiceUnavailable;
+    return {
+      status,
+      body: { reqId, statusCode: status, message: thrown.reason, error: "ServiceUnavailable" },
+      headers: { "retry-after": "1" },
+      unexpected: true,
+    };
+  }
   const status = thrown instanceof StrongroomError ? STATUS_OF[thrown.code] : 500;
   if (!(thrown instanceof StrongroomError) || status === 500 || status === undefined) {
     return {

@@ -5,12 +5,15 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
+  ServiceUnavailableError,
   type Actor,
   type AnyOperation,
+  type RequestContext,
   type Strongroom,
 } from "@strongroom/core";
 import { ClientGoneError, readJsonBody } from "./body.js";
 import { bearerToken } from "./auth-header.js";
+import { TrustedProxies } from "./client-address.js";
 import { toErrorResponse } from "./error-body.js";
 import { contentEtag, etagMatches } from "./etag.js";
 import { assembleInput, queryInput, queryKeys, splitTarget } from "./input.js";
@@ -34,26 +37,58 @@ export interface HandlerOptions {
   ssePingIntervalMs?: number;
   /** Unsent output an event stream may pile up before its client is dropped. Default 1 MiB. */
   sseMaxBufferedBytes?: number;
+  /**
+   * Memory all event streams together may use — unsent output plus a fixed estimate per stream —
+   * before new subscriptions are refused with 503 and Retry-After. Default 512 MiB.
+   */
+  sseMemoryBudgetBytes?: number;
   /** Largest accepted request body. Default 1 MiB. */
   maxBodyBytes?: number;
   /** Token buckets per client IP and per authenticated actor. Default off. */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Token buckets per client address for the anonymous routes that take credentials (public
+   * operations other than GETs: logins, token revocation, bootstrap). Default off here; the
+   * server turns it on (20 per minute, burst 10; STRONGROOM_AUTH_RATE_LIMIT).
+   */
+  authRateLimit?: RateLimitOptions | false;
+  /**
+   * Proxies whose X-Forwarded-For is believed (STRONGROOM_TRUSTED_PROXIES): addresses or CIDR
+   * blocks. Default none: the client is the socket peer.
+   */
+  trustedProxies?: TrustedProxies | readonly string[];
   /** Default: every route of the server (`routes`). */
   routes?: readonly Route[];
 }
 
 export interface StrongroomHandler {
   (req: IncomingMessage, res: ServerResponse): void;
-  /** For graceful shutdown: ends every open event stream and asks clients not to reuse connections. */
+  /**
+   * Starts a drain (graceful shutdown): readiness answers 503 from now on, every open event
+   * stream ends at once with an `event: error` frame, new streams are refused with 503, and every
+   * answer — to requests in flight and to those still arriving — carries `Connection: close`.
+   */
   shutdown(): void;
+  /** True once `shutdown` was called. */
+  readonly draining: boolean;
   /** Requests not yet answered in full (open event streams included). */
   readonly inFlight: number;
   readonly openStreams: number;
+  /** What the open event streams are estimated to hold in memory (see `sseMemoryBudgetBytes`). */
+  readonly streamMemoryBytes: number;
   /** Resolves once no request is in flight. */
   whenIdle(): Promise<void>;
 }
 
 const MiB = 1024 * 1024;
+
+/** Where load balancers ask whether to send traffic here (`/api/status` is liveness). */
+export const READY_PATH = "/api/status/ready";
+
+const drainingError = () => new ServiceUnavailableError("The server is shutting down", 1);
+
+/** What one open event stream holds beside its unsent output: socket, buffers, subscription. */
+export const STREAM_OVERHEAD_BYTES = 16 * 1024;
 
 /** A `node:http` request listener serving the Strongroom API. */
 export function createHandler(strongroom: StrongroomTarget, options: HandlerOptions = {}): StrongroomHandler {
@@ -64,6 +99,21 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     maxBufferedBytes: options.sseMaxBufferedBytes ?? MiB,
   };
   const limiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
+  const authLimiter = options.authRateLimit ? new RateLimiter(options.authRateLimit) : undefined;
+  const proxies = options.trustedProxies instanceof TrustedProxies ? options.trustedProxies : new TrustedProxies(options.trustedProxies ?? []);
+  const sseMemoryBudget = options.sseMemoryBudgetBytes ?? 512 * MiB;
+  const streamResponses = new Set<ServerResponse>();
+  // Summed over every stream at most once per 50 ms: a burst of subscriptions must not make it quadratic.
+  let measured = { at: -Infinity, bytes: 0 };
+  const streamMemory = () => {
+    const now = performance.now();
+    if (now - measured.at >= 50) {
+      let bytes = 0;
+      for (const res of streamResponses) bytes += res.writableLength;
+      measured = { at: now, bytes };
+    }
+    return measured.bytes + streamResponses.size * STREAM_OVERHEAD_BYTES;
+  };
 
   const ids = operationIds(strongroom.operations);
   const served: Route[] = [];
@@ -80,6 +130,8 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
   setMaxListeners(0, shutdown.signal);
   let inFlight = 0;
   let openStreams = 0;
+  // Answers not yet started: told to close their connection when a drain begins.
+  const unanswered = new Set<ServerResponse>();
   let idleWaiters: (() => void)[] = [];
   const whenIdle = () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve)));
 
@@ -87,7 +139,8 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
   async function serve(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     const method = req.method ?? "";
     const { path, search } = splitTarget(req.url ?? "");
-    if (limiter) checkRate(limiter, `ip:${req.socket.remoteAddress ?? "unknown"}`);
+    const request = requestContext(req, proxies);
+    if (limiter) checkRate(limiter, `ip:${request.ip ?? "unknown"}`);
 
     if (method === "GET" && path === OPENAPI_PATH) {
       state.route = OPENAPI_PATH;
@@ -101,9 +154,15 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     if (found.kind === "none") throw new NotFoundError(`Route ${method} ${path} not found`);
     const { route, params } = found.match;
     state.route = route.path;
+    if (shutdown.signal.aborted && (path === READY_PATH || route.kind === "sse")) throw drainingError();
+    if (route.kind === "sse" && streamMemory() + STREAM_OVERHEAD_BYTES > sseMemoryBudget) {
+      throw new ServiceUnavailableError("Event streams on this node are at their memory budget; retry later or elsewhere", 5);
+    }
+
+    if (authLimiter && route.operation.audience === "public" && method !== "GET") checkRate(authLimiter, `auth:${request.ip ?? "unknown"}`);
 
     state.token = bearerToken(req.headers.authorization);
-    const actor = await strongroom.authenticate(state.token);
+    const actor = await strongroom.authenticate(state.token, request);
     const actorKey = limiter && rateKey(actor);
     if (limiter && actorKey) checkRate(limiter, actorKey);
 
@@ -128,6 +187,7 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     }
     const source = (route.frames ?? subscriptionFrames)(result);
     openStreams++;
+    streamResponses.add(res);
     try {
       await pipeEventStream(res, status, source, {
         ...sse,
@@ -136,6 +196,7 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
       });
     } finally {
       openStreams--;
+      streamResponses.delete(res);
     }
   }
 
@@ -172,8 +233,10 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     res.on("error", ignore);
     res.setHeader("x-request-id", state.reqId);
     if (shutdown.signal.aborted) res.setHeader("connection", "close");
+    else unanswered.add(res);
     inFlight++;
     res.once("close", () => {
+      unanswered.delete(res);
       if (--inFlight === 0) {
         for (const resolve of idleWaiters) resolve();
         idleWaiters = [];
@@ -198,11 +261,20 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     });
   };
 
+  const startDrain = () => {
+    if (shutdown.signal.aborted) return;
+    for (const res of unanswered) if (!res.headersSent) res.setHeader("connection", "close");
+    unanswered.clear();
+    shutdown.abort();
+  };
+
   return Object.defineProperties(handler, {
-    shutdown: { value: () => shutdown.abort() },
+    shutdown: { value: startDrain },
+    draining: { get: () => shutdown.signal.aborted },
     whenIdle: { value: whenIdle },
     inFlight: { get: () => inFlight },
     openStreams: { get: () => openStreams },
+    streamMemoryBytes: { get: streamMemory },
   }) as StrongroomHandler;
 }
 
@@ -225,6 +297,13 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
+
+/** The caller as core sees it: the client's address (through trusted proxies) and user agent. */
+function requestContext(req: IncomingMessage, proxies: TrustedProxies): RequestContext {
+  const ip = proxies.clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
+  const userAgent = req.headers["user-agent"]?.slice(0, 512);
+  return { ...(ip === undefined ? {} : { ip }), ...(userAgent === undefined ? {} : { userAgent }) };
+}
 
 function checkRate(limiter: RateLimiter, key: string): void {
   const waitSeconds = limiter.take(key);

@@ -2,6 +2,8 @@ export { createHandler, type HandlerOptions, type StrongroomHandler, type Strong
 export { listen, type ListenOptions, type RunningServer } from "./server/listen.js";
 export { createStrongroomServer, type StrongroomServer, type StrongroomServerOptions } from "./server/server.js";
 export { readServerSettings, type ServerEnv, type ServerSettings } from "./server/settings.js";
+export { runServer } from "./server/run.js";
+export { SERVER_VARIABLES, environmentWithFlags, type ServerVariable } from "./server/variables.js";
 export { routes, get, post, patch, put, del, type HttpMethod, type Route, type RouteOptions } from "./routes/index.js";
 export { Router, type RouteLookup, type RouteMatch, type RoutePlace } from "./router.js";
 export { buildOpenApiDocument, operationIds, OPENAPI_PATH } from "./openapi.js";

@@ -67,3 +67,23 @@ export function parseRateLimit(text: string): RateLimitOptions {
   }
   return options;
 }
+
+/** Anonymous auth routes, per client address (DESIGN.md §11): 20 requests a minute, 10 at once. */
+export const DEFAULT_AUTH_RATE_LIMIT: RateLimitOptions = { requestsPerSecond: 20 / 60, burst: 10 };
+
+/**
+ * `STRONGROOM_AUTH_RATE_LIMIT`: `<requests per minute>:<burst>` (e.g. `20:10`), `off`, or unset
+ * for the default.
+ */
+export function parseAuthRateLimit(text: string | undefined): RateLimitOptions | false {
+  const value = text?.trim() ?? "";
+  if (value === "") return DEFAULT_AUTH_RATE_LIMIT;
+  if (value.toLowerCase() === "off") return false;
+  const match = /^(\d+(?:\.\d+)?)\s*:\s*(\d+)$/.exec(value);
+  const perMinute = match ? Number(match[1]) : NaN;
+  const burst = match ? Number(match[2]) : NaN;
+  if (!(perMinute > 0) || !(burst >= 1)) {
+    throw new Error(`STRONGROOM_AUTH_RATE_LIMIT must look like <requestsPerMinute>:<burst> (e.g. 20:10) or off, got "${text}"`);
+  }
+  return { requestsPerSecond: perMinute / 60, burst };
+}

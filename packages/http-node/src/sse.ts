@@ -91,9 +91,15 @@ export interface SseOptions {
   maxBufferedBytes: number;
   /** A stream that failed after its headers went out; the client just sees the stream end. */
   onStreamError(thrown: unknown): void;
-  /** Ends the stream from the server's side (shutdown). */
+  /** Ends the stream from the server's side (shutdown), with `SHUTDOWN_FRAME` as its last frame. */
   signal?: AbortSignal;
 }
+
+/** The last frame of a stream the server ends for a drain: the client reconnects to another node. */
+export const SHUTDOWN_FRAME: SseFrame = {
+  event: "error",
+  data: JSON.stringify({ statusCode: STATUS_OF.ServiceUnavailable, error: "ServiceUnavailable", message: "The server is shutting down; reconnect" }),
+};
 
 /**
  * Pipes a frame source to the response until either side ends it. Resolves once everything it
@@ -119,6 +125,7 @@ export async function pipeEventStream(res: ServerResponse, status: number, sourc
   };
   const endFromServer = () => {
     stop();
+    writeSseFrame(res, SHUTDOWN_FRAME);
     res.end();
   };
   const send = (frame: SseFrame) => {

@@ -24,6 +24,10 @@ describe("server settings", () => {
     expect(settings.dataDir).toBe(join(process.cwd(), "data"));
     expect(settings.postgresUrl).toBeUndefined();
     expect(settings.rateLimit).toBeUndefined();
+    // Anonymous auth routes are throttled unless turned off; no proxy is trusted.
+    expect(settings.authRateLimit).toEqual({ requestsPerSecond: 20 / 60, burst: 10 });
+    expect(readServerSettings({ STRONGROOM_AUTH_RATE_LIMIT: "off" }).authRateLimit).toBe(false);
+    expect(settings.trustedProxies.size).toBe(0);
   });
 
   it("reads every variable", () => {
@@ -37,7 +41,11 @@ describe("server settings", () => {
       SMTP_FROM: "alerts@example.com",
       STRONGROOM_WEBHOOK_CA: "/etc/strongroom/webhook-ca.pem",
       STRONGROOM_RATE_LIMIT: "10:20",
+      STRONGROOM_AUTH_RATE_LIMIT: "30:5",
+      STRONGROOM_TRUSTED_PROXIES: "10.0.0.0/8, 192.168.1.1",
       STRONGROOM_SCHEDULER_TICK_MS: "5000",
+      STRONGROOM_DRAIN_TIMEOUT_MS: "3000",
+      STRONGROOM_MAX_EVENT_STREAMS: "100",
     });
     expect(settings).toEqual({
       port: 9000,
@@ -46,11 +54,16 @@ describe("server settings", () => {
       postgresUrl: "postgresql://u:p@db/strongroom",
       rootKey: undefined,
       allowPrivateTargets: true,
+      allowPrivateDatabases: false,
       smtpUrl: "smtp://mail:25",
       smtpFrom: "alerts@example.com",
       webhookCaFile: "/etc/strongroom/webhook-ca.pem",
       rateLimit: { requestsPerSecond: 10, burst: 20 },
+      authRateLimit: { requestsPerSecond: 0.5, burst: 5 },
+      trustedProxies: expect.objectContaining({ size: 2 }),
       schedulerTickMs: 5000,
+      drainTimeoutMs: 3000,
+      maxEventStreams: 100,
     });
   });
 
@@ -58,6 +71,9 @@ describe("server settings", () => {
     expect(() => readServerSettings({ PORT: "http" })).toThrow(/PORT/);
     expect(() => readServerSettings({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => readServerSettings({ STRONGROOM_RATE_LIMIT: "fast" })).toThrow(/STRONGROOM_RATE_LIMIT/);
+    expect(() => readServerSettings({ STRONGROOM_AUTH_RATE_LIMIT: "0:1" })).toThrow(/STRONGROOM_AUTH_RATE_LIMIT/);
+    expect(() => readServerSettings({ STRONGROOM_TRUSTED_PROXIES: "10.0.0.0/33" })).toThrow(/STRONGROOM_TRUSTED_PROXIES/);
+    expect(() => readServerSettings({ STRONGROOM_TRUSTED_PROXIES: "proxy.internal" })).toThrow(/STRONGROOM_TRUSTED_PROXIES/);
     expect(() => readServerSettings({ STRONGROOM_SCHEDULER_TICK_MS: "0" })).toThrow(/STRONGROOM_SCHEDULER_TICK_MS/);
   });
 });

@@ -136,7 +136,39 @@ describe("event streams", () => {
     expect((await api.send("GET", "/api/status")).status).toBe(200);
   });
 
-  it("ends every open stream on shutdown, however many there are", async () => {
+  it("refuses new streams with 503 and Retry-After while open ones hold the memory budget", async () => {
+    const budget = 1024 * 1024;
+    api = await startTestServer({ sseMaxBufferedBytes: 64 * budget, sseMemoryBudgetBytes: budget });
+    const socket = connect(api.port, "127.0.0.1");
+    socket.write(`POST /api/v1/projects/p1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${USER_TOKEN}\r\nContent-Length: 0\r\n\r\n`);
+    // Never read: its output piles up past the kernel's buffers into the server's.
+    socket.pause();
+    await eventually(() => api!.fake.streams.length === 1, "stream opened");
+    const channel = api.fake.streams[0];
+    const frame = { event: "bulk", data: "x".repeat(64 * 1024) };
+    await eventually(
+      () => {
+        channel.push(frame);
+        return api!.handler.streamMemoryBytes > budget;
+      },
+      "the budget used",
+      15_000,
+    );
+    const refused = await api.send("POST", "/api/v1/projects/p1/events", { token: USER_TOKEN, json: {} });
+    expectErrorBody(refused, 503, "ServiceUnavailable");
+    expect(refused.headers["retry-after"]).toBe("5");
+    // The stalled stream was not dropped for it: only its own bound does that.
+    expect(channel.isCancelled).toBe(false);
+
+    socket.destroy();
+    await eventually(() => api!.handler.openStreams === 0, "stream released");
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const again = await openStream(api);
+    expect(again.res.statusCode).toBe(200);
+    again.req.destroy();
+  });
+
+  it("ends every open stream on shutdown, with event: error, however many there are", async () => {
     api = await startTestServer();
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
@@ -147,6 +179,9 @@ describe("event streams", () => {
       api.handler.shutdown();
       await Promise.all(ended);
       expect(api.fake.streams.every((channel) => channel.isCancelled)).toBe(true);
+      for (const stream of streams) expect(stream.text()).toMatch(/event: error\ndata: \{"statusCode":503,"error":"ServiceUnavailable",.*\}\n\n$/);
+      // A drain refuses new streams.
+      expectErrorBody(await api.send("POST", "/api/v1/projects/p1/events", { token: USER_TOKEN, json: {} }), 503, "ServiceUnavailable");
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.map((warning) => warning.name)).not.toContain("MaxListenersExceededWarning");
     } finally {

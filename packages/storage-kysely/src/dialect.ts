@@ -24,6 +24,17 @@ export interface Dialect {
    * transaction at a time anyway (SQLite), reads for update are plain reads.
    */
   readonly rowLocks: boolean;
+  /**
+   * True for an error that aborted a transaction only because of what ran beside it (PostgreSQL's
+   * deadlock and serialization failures): running the transaction again is expected to succeed.
+   */
+  transientConflict(error: unknown): boolean;
+  /**
+   * Why the database cannot be used now, when `error` says so (connection refused or lost, server
+   * shutting down, disk full); undefined for any other error. Such errors reach core as
+   * `StorageUnavailableError` with this reason.
+   */
+  unavailable(error: unknown): string | undefined;
   /** The columns of the unique constraint a driver error reports, or undefined for any other error. */
   uniqueViolation(error: unknown, def: TableDef): string[] | undefined;
   /** Every column of every table in the current schema. */

@@ -1,5 +1,13 @@
+import { StorageUnavailableError } from "@strongroom/core/storage";
 import { type CompiledQuery, type Kysely, sql } from "kysely";
 import type { Dialect } from "./dialect.js";
+
+/** A driver error meaning "the database cannot be used now" as core's `StorageUnavailableError`; others as they are. */
+export function translated(dialect: Dialect, error: unknown): unknown {
+  if (error instanceof StorageUnavailableError) return error;
+  const reason = dialect.unavailable(error);
+  return reason ? new StorageUnavailableError(reason, { cause: error }) : error;
+}
 
 /**
  * Runs a read outside any transaction at once, without queueing for the connection, or answers
@@ -29,12 +37,23 @@ export class Scope {
 
   /** Runs a read: at once where the driver allows (see `KyselyStorageOptions.readNow`), else in turn. */
   async read(query: CompiledQuery): Promise<Record<string, unknown>[]> {
-    const rows = this.readNow?.(query.sql, query.parameters);
+    let rows: Record<string, unknown>[] | undefined;
+    try {
+      rows = this.readNow?.(query.sql, query.parameters);
+    } catch (error) {
+      throw translated(this.dialect, error);
+    }
     if (rows) return rows;
     return this.run(async (db) => (await db.executeQuery<Record<string, unknown>>(query)).rows);
   }
 
   run<T>(fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
+    return this.inTurn(fn).catch((error: unknown) => {
+      throw translated(this.dialect, error);
+    });
+  }
+
+  private inTurn<T>(fn: (db: Kysely<any>) => Promise<T>): Promise<T> {
     if (!this.inTransaction) return fn(this.db);
     if (this.finished) return Promise.reject(new Error("transaction already finished"));
     const result = this.queue.then(() => fn(this.db));
@@ -49,7 +68,9 @@ export class Scope {
    */
   atomic<T>(fn: (db: Kysely<any>) => Promise<T>, statements: "one" | "several"): Promise<T> {
     if (!this.inTransaction) {
-      return statements === "one" ? fn(this.db) : this.db.transaction().execute((trx) => fn(trx));
+      return (statements === "one" ? fn(this.db) : this.db.transaction().execute((trx) => fn(trx))).catch((error: unknown) => {
+        throw translated(this.dialect, error);
+      });
     }
     if (statements === "one" && !this.dialect.failureAbortsTransaction) return this.run(fn);
     return this.run(async (db) => {

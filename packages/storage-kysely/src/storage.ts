@@ -1,7 +1,8 @@
 import type { Schema, Storage, TablesOf } from "@strongroom/core/storage";
 import type { Kysely } from "kysely";
 import type { Dialect } from "./dialect.js";
-import { Scope, type ReadNow } from "./scope.js";
+import { Gate } from "./gate.js";
+import { Scope, translated, type ReadNow } from "./scope.js";
 import { kyselyTable, tableStatements } from "./table.js";
 
 export interface KyselyStorageOptions<S extends Schema> {
@@ -14,10 +15,41 @@ export interface KyselyStorageOptions<S extends Schema> {
   schema: S;
   /** See `ReadNow`. */
   readNow?: ReadNow;
+  /**
+   * Transactions open at once, the others queue in the process (default: no bound). Set it below
+   * the connection pool's size so that transactions waiting for row locks never take every
+   * connection from the reads of unrelated requests.
+   */
+  maxConcurrentTransactions?: number;
+}
+
+/** Runs of a transaction the database aborted for a conflict (deadlock, serialization), in all. */
+export const TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Runs a transaction again when the database aborted it only to let a concurrent one finish
+ * (`Dialect.transientConflict`): the client never sees a deadlock. The rolled-back attempt left
+ * nothing behind, and the callback runs from the start, reading the winner's committed state. A
+ * short random pause lets the winner commit first; after `TRANSACTION_ATTEMPTS` the error stands.
+ */
+export async function retryingConflicts<T>(dialect: Dialect, run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !dialect.transientConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
 }
 
 export function createKyselyStorage<S extends Schema>(options: KyselyStorageOptions<S>): Storage<S> {
   const { kind, db, dialect, schema, readNow } = options;
+  const gate = options.maxConcurrentTransactions ? new Gate(options.maxConcurrentTransactions) : undefined;
+  const begin = <T>(fn: () => Promise<T>): Promise<T> =>
+    (gate ? gate.through(fn) : fn()).catch((error: unknown) => {
+      throw translated(dialect, error);
+    });
   const statements = Object.entries(schema).map(([key, def]) => [key, tableStatements(def)] as const);
 
   const open = (scope: Scope): Storage<S> => {
@@ -29,14 +61,18 @@ export function createKyselyStorage<S extends Schema>(options: KyselyStorageOpti
       transaction: scope.inTransaction
         ? (fn) => fn(storage)
         : (fn) =>
-            db.transaction().execute(async (trx) => {
-              const inner = new Scope(trx, dialect, true, undefined);
-              try {
-                return await fn(open(inner));
-              } finally {
-                inner.finished = true;
-              }
-            }),
+            begin(() =>
+              retryingConflicts(dialect, () =>
+                db.transaction().execute(async (trx) => {
+                  const inner = new Scope(trx, dialect, true, undefined);
+                  try {
+                    return await fn(open(inner));
+                  } finally {
+                    inner.finished = true;
+                  }
+                }),
+              ),
+            ),
       close: scope.inTransaction
         ? () => Promise.reject(new Error("close the storage, not a transaction"))
         : () => db.destroy(),

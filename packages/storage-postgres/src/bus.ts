@@ -22,6 +22,8 @@ const MAX_INLINE_BYTES = 7_500;
 /** Long enough for every node to fetch a large event, short enough to keep the table small. */
 const PAYLOAD_RETENTION = "10 minutes";
 const REFERENCE = "ref:";
+const RELAY_LOST = "The event relay lost its PostgreSQL connection; events may have been missed";
+const PUBLISH_FAILED = "An event could not be relayed through PostgreSQL and was missed";
 
 /**
  * An event bus spanning every node on one PostgreSQL database. Publishing sends a NOTIFY; each
@@ -50,6 +52,10 @@ export async function createPostgresBus(options: PostgresBusOptions): Promise<Ev
   }
 
   const local = createLocalBus();
+  const gapListeners = new Set<(reason: string) => void>();
+  const gap = (reason: string) => {
+    for (const listener of [...gapListeners]) listener(reason);
+  };
   let delivering = Promise.resolve();
   const receive = async (message: string) => {
     const event = message.startsWith(REFERENCE) ? await fetchLarge(message.slice(REFERENCE.length)) : JSON.parse(message);
@@ -66,6 +72,7 @@ export async function createPostgresBus(options: PostgresBusOptions): Promise<Ev
       connectionString,
       channel,
       onError,
+      onLost: () => gap(RELAY_LOST),
       // Chained so a large event being fetched is not overtaken by the small one after it.
       onNotification: (message) => {
         delivering = delivering.then(() => receive(message)).catch(onError);
@@ -96,10 +103,21 @@ export async function createPostgresBus(options: PostgresBusOptions): Promise<Ev
   return {
     publish(event) {
       if (closed) return;
-      publishing = publishing.then(() => send(event)).catch(onError);
+      publishing = publishing
+        .then(() => send(event))
+        .catch((error: Error) => {
+          onError(error);
+          // Nobody, on any node, receives this event: this node's subscribers at least are told.
+          gap(PUBLISH_FAILED);
+        });
     },
     subscribe: local.subscribe,
     listenerCount: local.listenerCount,
+    unavailableReason: () => (closed || listener.connected ? undefined : RELAY_LOST),
+    onGap(handler) {
+      gapListeners.add(handler);
+      return () => gapListeners.delete(handler);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -17,6 +17,24 @@ const TYPES: Record<ColumnKind, string> = {
 };
 
 const UNIQUE_VIOLATION = "23505";
+/** serialization_failure and deadlock_detected: PostgreSQL aborted the transaction to let another finish. */
+const TRANSIENT_CONFLICTS = new Set(["40001", "40P01"]);
+
+/** Network failures the driver reports by Node's error code. */
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+/** admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections; class 08 is checked apart. */
+const SERVER_UNAVAILABLE = new Set(["57P01", "57P02", "57P03", "53300"]);
+/** What pg says when a connection ends under it or the pool cannot hand one out in time. */
+const LOST_CONNECTION = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+function unavailableReason(error: unknown): string | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && (NETWORK_CODES.has(code) || SERVER_UNAVAILABLE.has(code) || code.startsWith("08"))) {
+    return `The database is not reachable (${code})`;
+  }
+  if (typeof message === "string" && LOST_CONNECTION.test(message)) return "The database is not reachable (connection lost)";
+  return undefined;
+}
 
 export const postgresDialect: Dialect = {
   columnType: (kind) => TYPES[kind],
@@ -27,6 +45,8 @@ export const postgresDialect: Dialect = {
   maxParameters: 65_535,
   failureAbortsTransaction: true,
   rowLocks: true,
+  unavailable: unavailableReason,
+  transientConflict: (error) => TRANSIENT_CONFLICTS.has((error as { code?: string } | null)?.code ?? ""),
   uniqueViolation(error: unknown, def: TableDef) {
     const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
     if (code !== UNIQUE_VIOLATION) return undefined;

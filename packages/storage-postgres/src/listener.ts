@@ -6,6 +6,11 @@ export interface ListenerOptions {
   channel: string;
   onNotification(payload: string): void;
   onError: ErrorHandler;
+  /**
+   * The connection was lost: notifications sent from now until it is back are missed. Called once
+   * per loss, before reconnecting starts.
+   */
+  onLost?(): void;
   /** Wait before the first reconnection attempt; it doubles per failure up to `maxBackoffMs`. */
   initialBackoffMs?: number;
   maxBackoffMs?: number;
@@ -14,6 +19,8 @@ export interface ListenerOptions {
 }
 
 export interface Listener {
+  /** True while LISTEN is in effect on a live connection. */
+  readonly connected: boolean;
   close(): Promise<void>;
 }
 
@@ -56,6 +63,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     current = undefined;
     client.end().catch(() => undefined);
     if (error) onError(error);
+    options.onLost?.();
     reconnectLater();
   };
 
@@ -83,6 +91,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   }
 
   return {
+    get connected() {
+      return current !== undefined;
+    },
     async close() {
       closed = true;
       clearTimeout(retry);

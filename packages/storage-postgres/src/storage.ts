@@ -13,6 +13,11 @@ export interface PostgresStorageOptions {
   onError?: (error: Error) => void;
 }
 
+/** Connections kept from transactions for reads, whatever transactions wait for (see `maxConcurrentTransactions`). */
+const READ_RESERVE = 2;
+
+const transactionSlots = (poolSize: number | undefined): number => Math.max(1, (poolSize ?? 10) - READ_RESERVE);
+
 /** Opens a pool and migrates the database to hold `schema`'s tables. */
 export async function openPostgres<S extends Schema>(options: PostgresStorageOptions, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   const onError: ErrorHandler = options.onError ?? warnOnError;
@@ -24,5 +29,5 @@ export async function openPostgres<S extends Schema>(options: PostgresStorageOpt
     await db.destroy();
     throw error;
   }
-  return createKyselyStorage({ kind: "postgres", db, dialect: postgresDialect, schema });
+  return createKyselyStorage({ kind: "postgres", db, dialect: postgresDialect, schema, maxConcurrentTransactions: transactionSlots(pool.options.max) });
 }

@@ -16,6 +16,15 @@ export const sqliteDialect: Dialect = {
   maxParameters: 32_766,
   failureAbortsTransaction: false,
   rowLocks: false,
+  unavailable(error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "SQLITE_FULL") return "The database's disk is full";
+    if (typeof code === "string" && code.startsWith("SQLITE_IOERR")) return `The database file could not be read or written (${code})`;
+    if (code === "SQLITE_READONLY" || code === "SQLITE_CANTOPEN") return `The database file cannot be written (${code})`;
+    return undefined;
+  },
+  // One connection runs one transaction at a time: nothing beside it can abort it.
+  transientConflict: () => false,
   uniqueViolation(error: unknown, _def: TableDef) {
     const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
     if (code !== "SQLITE_CONSTRAINT_UNIQUE" && code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return undefined;

@@ -10,3 +10,5 @@ export interface SqliteStorageOptions {
 export function createSqliteStorage({ filename }: SqliteStorageOptions): Promise<Storage<StrongroomSchema>> {
   return openSqlite(filename, strongroomSchema);
 }
+export { quickCheck, QUICK_CHECK_TIMEOUT_MS, type QuickCheckOutcome } from "./quick-check.js";
+export { backupSqlite, inspectSqlite, readRow, assertNotInUse, DatabaseInUseError, type TableCounts, type BackupProgress, type SqliteInspection } from "./operator.js";

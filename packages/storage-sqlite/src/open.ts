@@ -17,6 +17,11 @@ export async function openSqlite<S extends Schema>(filename: string, schema: S, 
     database.close();
     throw error;
   }
+  return storageOver(database, schema, version);
+}
+
+/** The storage over an open database (migrated first); closing the storage closes the database. */
+export async function storageOver<S extends Schema>(database: Database.Database, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   const statements = new PreparedStatements(database);
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: statements.forKysely() }) });
   try {

@@ -2,6 +2,14 @@ import type Database from "better-sqlite3";
 import type { ReadNow } from "@strongroom/storage-kysely";
 import type { SqliteDatabase } from "kysely";
 
+/** Stands in for ROLLBACK when SQLite already ended the transaction itself. */
+const NOTHING_TO_ROLL_BACK = {
+  reader: false,
+  all: () => [],
+  iterate: () => [][Symbol.iterator](),
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+} as unknown as Database.Statement;
+
 /** Distinct SQL texts kept prepared; the storage layer's statement shapes are far fewer. */
 const CAPACITY = 512;
 
@@ -25,9 +33,17 @@ export class PreparedStatements {
     return statement;
   }
 
-  /** The database as Kysely's driver sees it, preparing through this cache. */
+  /**
+   * The database as Kysely's driver sees it, preparing through this cache. When a statement fails
+   * with SQLITE_FULL or an I/O error, SQLite has already rolled the transaction back; Kysely's
+   * ROLLBACK would then fail ("no transaction is active") and hide the error that matters, so it
+   * is skipped.
+   */
   forKysely(): SqliteDatabase {
-    return { close: () => this.database.close(), prepare: (sql) => this.prepare(sql) };
+    return {
+      close: () => this.database.close(),
+      prepare: (sql) => (sql === "rollback" && !this.database.inTransaction ? NOTHING_TO_ROLL_BACK : this.prepare(sql)),
+    };
   }
 
   /**

@@ -2,19 +2,27 @@ import { actorPrincipal, type Actor } from "../kernel/actor.js";
 import { defineCache, type Context } from "../kernel/context.js";
 import { NotFoundError, PermissionDeniedError } from "../kernel/errors.js";
 import {
+  actionsOf,
+  allowedOnEvery,
   builtInProjectRoles,
   can,
+  couldAllow,
+  independentOf,
+  widenedActions,
   findBuiltInProjectRole,
   compileRules,
   isTemporaryActive,
   mergeRuleSources,
+  parseConditions,
+  timedSource,
   type CompiledRules,
   type PermissionRule,
+  type TimedRuleSource,
 } from "../permissions/index.js";
 import { ACCESS_CACHE_CAPACITY, ACCESS_CACHE_TTL_MS } from "./caches.js";
 import { orgRoleOf, type OrgRole } from "./org-access.js";
 import { accessRepository } from "./repository.js";
-import type { MembershipRow, ProjectRow } from "./tables.js";
+import type { MembershipRoleRow, MembershipRow, PrivilegeRow, ProjectRow } from "./tables.js";
 import { nextTemporaryChange } from "./temporary-change.js";
 
 export type { MembershipRow, ProjectRow } from "./tables.js";
@@ -26,15 +34,33 @@ export interface ProjectAccess {
   readonly membership: MembershipRow | undefined;
   readonly rules: PermissionRule[];
   readonly compiled: CompiledRules;
+  /**
+   * Where the rules come from, each role and privilege with its window, in rule order; grants not
+   * yet started are included (their denials matter to the grant boundary), ended ones are not.
+   */
+  readonly sources: readonly TimedRuleSource[];
   can(action: string, subject: string, object?: Record<string, unknown>): boolean;
   /** Throws 403 PermissionDenied naming the action and subject. */
   require(action: string, subject: string, object?: Record<string, unknown>): void;
   /**
    * Throws 403 unless the actor may `action` the object both as it is and as it will be after a
-   * change (a rename, retag or move): a change never carries an object out of, or into, a scope
-   * the actor is denied.
+   * change (a rename, retag, move, environment rename or tag deletion), and the change gives the
+   * actor no action on the object that it lacks now: a change never carries an object out of a
+   * scope the actor is denied, nor into one where it may not make the change. `what` names the
+   * object in the refusal.
    */
-  requireChange(action: string, subject: string, before: Record<string, unknown>, after: Record<string, unknown>): void;
+  requireChange(action: string, subject: string, before: Record<string, unknown>, after: Record<string, unknown>, what?: string): void;
+  /**
+   * Whether some values of the `free` fields would let the actor `action` the object: false means
+   * "refused whatever exists", the answer that must not depend on existence (DESIGN.md §11).
+   */
+  couldAllow(action: string, subject: string, object: Record<string, unknown>, free: readonly string[], within?: Record<string, unknown>): boolean;
+  /**
+   * Whether a change of `fields` alone can change nothing the actor may do on `subject`: it holds
+   * every one of `actions` on every object, and no rule looks at those fields. Spares checking
+   * each object such a change rewrites.
+   */
+  unaffectedBy(subject: string, actions: readonly string[], fields: readonly string[]): boolean;
   /** Throws 403 unless the actor is a member of the project or an organization admin. */
   requireMembership(): void;
 }
@@ -95,11 +121,14 @@ async function readProjectAccess(ctx: Context, actor: Actor, ref: ProjectRef, no
   const { project, orgRole } = await findVisibleProject(ctx, actor, ref);
   const principal = actorPrincipal(actor);
   const membership = principal ? await ctx.repo(accessRepository).projectMembership(project.id, principal) : undefined;
-  let grants: MembershipGrants = { rules: [], changesAt: Number.POSITIVE_INFINITY };
-  // Organization admins administer every project of their organization.
-  if (orgRole === "admin") grants = { rules: builtInProjectRoles.admin.permissions, changesAt: Number.POSITIVE_INFINITY };
-  else if (orgRole !== "no-access" && membership) grants = await membershipGrants(ctx, membership, now);
-  return { access: projectAccessFrom(project, orgRole, membership, grants.rules), changesAt: grants.changesAt };
+  let grants: MembershipGrants = { rules: [], sources: [], changesAt: Number.POSITIVE_INFINITY };
+  // Organization admins administer every project of their organization. The organization role
+  // governs organization-level actions only: with `no-access` a project membership still counts.
+  if (orgRole === "admin") {
+    const rules = builtInProjectRoles.admin.permissions;
+    grants = { rules, sources: [timedSource(rules, { isTemporary: false })], changesAt: Number.POSITIVE_INFINITY };
+  } else if (membership) grants = await membershipGrants(ctx, membership, now);
+  return { access: projectAccessFrom(project, orgRole, membership, grants.rules, grants.sources), changesAt: grants.changesAt };
 }
 
 export function projectAccessFrom(
@@ -107,6 +136,7 @@ export function projectAccessFrom(
   orgRole: OrgRole,
   membership: MembershipRow | undefined,
   rules: PermissionRule[],
+  sources: readonly TimedRuleSource[] = [timedSource(rules, { isTemporary: false })],
 ): ProjectAccess {
   const compiled = compileRules(rules);
   return {
@@ -115,17 +145,26 @@ export function projectAccessFrom(
     membership,
     rules,
     compiled,
+    sources,
     can: (action, subject, object) => can(compiled, action, subject, object),
     require(action, subject, object) {
       if (!can(compiled, action, subject, object)) {
         throw new PermissionDeniedError(`You are not allowed to ${action} on ${subject}`);
       }
     },
-    requireChange(action, subject, before, after) {
-      if (!can(compiled, action, subject, before) || !can(compiled, action, subject, after)) {
-        throw new PermissionDeniedError(`You are not allowed to ${action} on ${subject}`);
+    requireChange(action, subject, before, after, what = subject) {
+      if (!can(compiled, action, subject, before)) throw new PermissionDeniedError(`You are not allowed to ${action} ${what}`);
+      if (!can(compiled, action, subject, after)) throw new PermissionDeniedError(`You are not allowed to ${action} ${what} as it would be after the change`);
+      const widened = widenedActions(compiled, subject, before, after, actionsOf(subject, action));
+      if (widened.length > 0) {
+        throw new PermissionDeniedError(`The change would give you ${widened.join(", ")} on ${what}, which you do not have now`, {
+          widenedActions: widened,
+        });
       }
     },
+    couldAllow: (action, subject, object, free, within) => couldAllow(compiled, action, subject, object, free, parseConditions(within)),
+    unaffectedBy: (subject, actions, fields) =>
+      actions.every((action) => allowedOnEvery(compiled, action, subject)) && independentOf(compiled, subject, actionsOf(subject, actions[0] ?? ""), fields),
     requireMembership() {
       if (rules.length === 0) throw new PermissionDeniedError("You are not a member of this project");
     },
@@ -137,9 +176,21 @@ export async function membershipRules(ctx: Context, membership: MembershipRow): 
   return (await membershipGrants(ctx, membership, ctx.clock.now())).rules;
 }
 
-/** A membership's rules at `now`, and the first moment after it when they change (a temporary grant starts or ends). */
+/**
+ * Every permission a membership has or is yet to have: the allowing rules of its roles and
+ * privileges that have not ended. What someone must hold to change that membership's access.
+ */
+export async function membershipPermissions(ctx: Context, membership: MembershipRow): Promise<PermissionRule[]> {
+  return (await membershipGrants(ctx, membership, ctx.clock.now())).sources.flatMap((s) => s.rules.filter((r) => r.inverted !== true));
+}
+
+/**
+ * A membership's rules at `now`, where they come from (ended grants left out), and the first
+ * moment after `now` when they change (a temporary grant starts or ends).
+ */
 interface MembershipGrants {
   rules: PermissionRule[];
+  sources: TimedRuleSource[];
   changesAt: number;
 }
 
@@ -148,18 +199,24 @@ async function membershipGrants(ctx: Context, membership: MembershipRow, now: Da
   const assigned = await repo.rolesOf(membership.id);
   let changesAt = nextTemporaryChange(assigned, now);
   const roles = assigned.filter((r) => isTemporaryActive(r, now));
-  const customIds = roles.filter((r) => r.customRoleId).map((r) => r.customRoleId as string);
+  const customIds = assigned.filter((r) => r.customRoleId).map((r) => r.customRoleId as string);
   const custom = await repo.customRoles(customIds);
-  const roleRules = roles.map((role) =>
+  const rulesOf = (role: MembershipRoleRow): PermissionRule[] =>
     role.customRoleId
       ? ((custom.find((c) => c.id === role.customRoleId)?.permissions ?? []) as PermissionRule[])
-      : (findBuiltInProjectRole(role.role)?.permissions ?? []),
-  );
+      : (findBuiltInProjectRole(role.role)?.permissions ?? []);
+  const roleRules = roles.map(rulesOf);
   let privilegeRules: PermissionRule[][] = [];
+  let privileges: PrivilegeRow[] = [];
   if (membership.identityId) {
-    const privileges = await repo.privilegesOf(membership.id);
+    privileges = await repo.privilegesOf(membership.id);
     privilegeRules = privileges.filter((p) => isTemporaryActive(p, now)).map((p) => p.permissions as PermissionRule[]);
     changesAt = Math.min(changesAt, nextTemporaryChange(privileges, now));
   }
-  return { rules: mergeRuleSources({ roles: roleRules, privileges: privilegeRules }), changesAt };
+  // In the order of the rules: roles, then privileges.
+  const sources = [
+    ...assigned.map((role) => timedSource(rulesOf(role), role)),
+    ...privileges.map((p) => timedSource(p.permissions as PermissionRule[], p)),
+  ].filter((s) => s.end > now.getTime());
+  return { rules: mergeRuleSources({ roles: roleRules, privileges: privilegeRules }), sources, changesAt };
 }

@@ -5,6 +5,7 @@ export { certificateOperations } from "./certificates/operations.js";
 export { discoveryOperations } from "./discovery/operations.js";
 export { installationOperations } from "./installations/operations.js";
 export { certificateProfileOperations } from "./profiles/operations.js";
+export { revocationOperations } from "./revocation/operations.js";
 export { alertEvaluationJob } from "./alerts/job.js";
 export { discoveryAutoScanJob } from "./discovery/autoscan.js";
 export { settleBackgroundScans } from "./discovery/scan.js";

@@ -11,6 +11,8 @@ export function queryInteger(min: number, max: number) {
 
 export const projectIdField = z.string().min(1).max(255);
 export const recordId = z.string().min(1).max(255);
+/** An id the server minted (a UUID): anything else is a malformed request (422), not an unknown record. */
+export const uuidRecordId = z.uuid("must be a UUID");
 
 /** `offset` ≥ 0 (default 0) and `limit` 1–100 (default 25), as DESIGN.md §8 gives for installations. */
 export const pagination = {

@@ -98,11 +98,32 @@ export const profileDefaultsSchema = z.strictObject({
   ...issuanceFields,
 });
 
-/** `attributes` of an issuance request: the same fields as the defaults, with `ttl` in place of `ttlDays`. */
-export const issuanceAttributesSchema = z.strictObject({
-  ...issuanceFields,
-  ttl: z.string().regex(TTL_PATTERN, "must be a number and a unit: s, m, h, d, w or y (e.g. 90d, 12h)").optional(),
-});
+const validityDate = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2026-01-31T00:00:00Z" });
+
+/**
+ * `attributes` of an issuance request: the same fields as the defaults, with `ttl` in place of
+ * `ttlDays`, and Infisical's names as well: `altNames` for `subjectAltNames`, and an explicit
+ * validity (`notBefore`, `notAfter`) instead of a `ttl`.
+ */
+export const issuanceAttributesSchema = z
+  .strictObject({
+    ...issuanceFields,
+    altNames: z.array(subjectAltNameSchema).max(100).optional(),
+    ttl: z.string().regex(TTL_PATTERN, "must be a number and a unit: s, m, h, d, w or y (e.g. 90d, 12h)").optional(),
+    notBefore: validityDate.optional(),
+    notAfter: validityDate.optional(),
+  })
+  .superRefine((attributes, ctx) => {
+    if (attributes.altNames && attributes.subjectAltNames) {
+      ctx.addIssue({ code: "custom", path: ["altNames"], message: "send altNames or subjectAltNames, not both" });
+    }
+    if (attributes.ttl && (attributes.notBefore || attributes.notAfter)) {
+      ctx.addIssue({ code: "custom", path: ["ttl"], message: "send either ttl or notBefore/notAfter, not both" });
+    }
+    if (attributes.notBefore && attributes.notAfter && !(Date.parse(attributes.notBefore) < Date.parse(attributes.notAfter))) {
+      ctx.addIssue({ code: "custom", path: ["notAfter"], message: "notAfter must be later than notBefore" });
+    }
+  });
 
 /** A discovery job's `targetConfig`; parsePorts and expandTargets apply the limits that need arithmetic. */
 export const targetConfigSchema = z.strictObject({

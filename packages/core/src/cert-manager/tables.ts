@@ -1,5 +1,15 @@
 import { boolean, defineTable, integer, json, text, timestamp, type RowOf } from "../storage/columns.js";
+import type { ResolvedIssuance } from "../x509/resolved-issuance.js";
 import type { ProfileDefaults } from "./schemas.js";
+
+/** The schema version that brought revocation, renewal and CRLs. */
+const REVOCATION = 3;
+
+/** What a certificate was issued as, kept so that it can be renewed as it was (no key, nothing secret). */
+export type StoredIssuance = Omit<ResolvedIssuance, "notBefore"> & {
+  /** Issued for a CSR: renewing it needs a new CSR, as no key of it was ever here. */
+  fromCsr: boolean;
+};
 
 /**
  * Tables of the certificate manager; spread into the assembled schema (src/schema.ts). Every row carries its
@@ -82,8 +92,37 @@ export const certificates = defineTable(
     certificateChain: text(),
     createdAt: timestamp(),
     updatedAt: timestamp(),
+    /** Null for discovered certificates and those issued before renewal existed. */
+    issuance: json<StoredIssuance>().null().at(REVOCATION),
+    revokedAt: timestamp().null().at(REVOCATION),
+    /** One of REVOCATION_REASONS (x509/crl.ts) once revoked. */
+    revocationReason: text().null().at(REVOCATION),
+    /** The certificate this one renewed. */
+    renewedFromId: text().null().at(REVOCATION),
   },
-  { unique: [["projectId", "fingerprint"]], indexes: [["projectId", "createdAt"], ["notAfter"], ["profileId"]] },
+  { unique: [["projectId", "fingerprint"]], indexes: [["projectId", "createdAt"], ["notAfter"], ["profileId"], ["caId", "revokedAt"]] },
+);
+
+/**
+ * The current CRL of each CA, re-signed when one of its certificates is revoked, when it comes
+ * near `nextUpdate`, or when it lists fewer certificates than are revoked (a revocation whose
+ * re-signing was interrupted). `number` is the cRLNumber, one higher at every re-signing.
+ */
+export const certificateRevocationLists = defineTable(
+  "certificate_revocation_lists",
+  {
+    id: text(),
+    projectId: text(),
+    caId: text(),
+    number: integer(),
+    revokedCount: integer(),
+    crlPem: text(),
+    thisUpdate: timestamp(),
+    nextUpdate: timestamp(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  },
+  { unique: [["caId"]], indexes: [["projectId"]], since: REVOCATION },
 );
 
 /** The normalised targetConfig (after targetConfigSchema), as the API returns it. */
@@ -235,6 +274,7 @@ export const certificateTables = {
   certificateAlerts,
   certificateAlertChannels,
   certificateAlertNotifications,
+  certificateRevocationLists,
 };
 
 export type CaRow = RowOf<typeof certificateAuthorities>;
@@ -246,3 +286,4 @@ export type InstallationCertificateRow = RowOf<typeof installationCertificates>;
 export type AlertRow = RowOf<typeof certificateAlerts>;
 export type AlertChannelRow = RowOf<typeof certificateAlertChannels>;
 export type AlertNotificationRow = RowOf<typeof certificateAlertNotifications>;
+export type CrlRow = RowOf<typeof certificateRevocationLists>;

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import { tablesOf, UniqueViolationError, type Storage } from "../storage/table.js";
 import { open, packSealed, seal, unpackSealed } from "./aead.js";
 import { keyTables } from "./tables.js";
@@ -21,6 +21,27 @@ export function parseRootKey(value: string | Buffer): Buffer {
 
 export const generateRootKey = (): string => randomBytes(32).toString("base64");
 
+/** What `instance_meta.rootKeyCheck` holds: a known text sealed under the root key. */
+export const sealRootKeyCheck = (rootKey: Buffer): string => packSealed(seal(rootKey, ROOT_KEY_CHECK));
+
+/** Whether `rootKey` is the key a database's `rootKeyCheck` was sealed with. */
+export function rootKeyMatches(rootKey: Buffer, rootKeyCheck: string): boolean {
+  try {
+    return open(rootKey, unpackSealed(rootKeyCheck)).toString() === ROOT_KEY_CHECK;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A root key's public name, to tell keys apart in logs and backups: 16 bytes of SHA-256 over a
+ * label and the key, hex in groups of four. It reveals nothing usable about the key.
+ */
+export function rootKeyFingerprint(rootKey: Buffer): string {
+  const digest = createHash("sha256").update("strongroom-root-key-fingerprint-v1\0").update(rootKey).digest("hex").slice(0, 32);
+  return digest.match(/.{4}/g)!.join(":");
+}
+
 /**
  * Envelope encryption: the root key wraps one random data key per organization and per project.
  * Unwrapped data keys are cached in memory for the life of the instance.
@@ -37,7 +58,7 @@ export class KeyRing {
       try {
         await tablesOf(storage, keyTables).instanceMeta.insert({
           id: "instance",
-          rootKeyCheck: packSealed(seal(this.rootKey, ROOT_KEY_CHECK)),
+          rootKeyCheck: sealRootKeyCheck(this.rootKey),
           createdAt: now.toISOString(),
         });
         return;
@@ -48,11 +69,7 @@ export class KeyRing {
         if (!meta) throw error;
       }
     }
-    try {
-      if (open(this.rootKey, unpackSealed(meta.rootKeyCheck)).toString() === ROOT_KEY_CHECK) return;
-    } catch {
-      // fall through
-    }
+    if (rootKeyMatches(this.rootKey, meta.rootKeyCheck)) return;
     throw new RootKeyMismatchError();
   }
 

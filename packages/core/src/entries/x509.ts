@@ -25,3 +25,5 @@ export {
   type CustomExtension,
   type ResolvedIssuance,
 } from "../x509/resolved-issuance.js";
+export { signCrl, serialContent, REVOCATION_REASONS, REVOCATION_REASON_CODES, type RevocationReason, type RevokedEntry, type CrlInput } from "../x509/crl.js";
+export { withoutRoots } from "../x509/chain.js";

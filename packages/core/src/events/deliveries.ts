@@ -17,7 +17,9 @@ export type Delivery =
 export type EventDelivery = Extract<Delivery, { kind: "event" }>;
 
 export function toSubscribedEvent(delivery: EventDelivery): SubscribedEvent {
-  return { ...delivery.source, payload: delivery.payload, id: delivery.id } as SubscribedEvent;
+  // The items' tags decided what this subscriber receives; they are not part of the event it gets.
+  const { itemTags: _decided, ...source } = delivery.source as ProjectEvent & { itemTags?: unknown };
+  return { ...source, payload: delivery.payload, id: delivery.id } as SubscribedEvent;
 }
 
 /** What the subscriber is told when the stream fails for a reason it has no business knowing. */

@@ -8,6 +8,9 @@ export const SUBSCRIBE_ACTIONS: Readonly<Record<SecretEventType, string>> = {
   "secret:update": "subscribe-on-updated",
   "secret:delete": "subscribe-on-deleted",
   "secret:import-mutation": "subscribe-on-import-mutations",
+  "dynamic-secret-lease:create": "subscribe-on-dynamic-secret-leases",
+  "dynamic-secret-lease:renew": "subscribe-on-dynamic-secret-leases",
+  "dynamic-secret-lease:revoke": "subscribe-on-dynamic-secret-leases",
 };
 
 export const SECRET_EVENTS_SUBJECT = "secret-events";
@@ -42,6 +45,9 @@ export function indexRegistrations(registrations: readonly Registration[], pathM
     "secret:update": [],
     "secret:delete": [],
     "secret:import-mutation": [],
+    "dynamic-secret-lease:create": [],
+    "dynamic-secret-lease:renew": [],
+    "dynamic-secret-lease:revoke": [],
   };
   for (const r of registrations) index[r.event].push({ environmentSlug: r.environmentSlug, matchesPath: pathMatcher(r.secretPath) });
   return index;
@@ -55,8 +61,11 @@ export type SecretEventObject = {
   readonly secretName?: string;
 };
 
-/** Whether the actor may receive events of `action` about `object`; ProjectAccess.can in practice. */
-export type SecretEventPermission = (action: string, object: SecretEventObject) => boolean;
+/**
+ * Whether the actor may receive events of `action` about `object`: the `secret-events` action and,
+ * for an event naming a secret, `describeSecret` on that secret with its tags (`secretTags`).
+ */
+export type SecretEventPermission = (action: string, object: SecretEventObject, secretTags?: readonly string[]) => boolean;
 
 /** The check object for subscribing with one registration (its glob taken as the path). */
 export function registrationObject(registration: Registration): SecretEventObject {
@@ -66,7 +75,13 @@ export function registrationObject(registration: Registration): SecretEventObjec
 
 type Item = { environment: string; secretPath: string; secretKey?: string };
 
-function itemWanted(wanted: readonly CompiledRegistration[], eventType: SecretEventType, item: Item, permits: SecretEventPermission): boolean {
+function itemWanted(
+  wanted: readonly CompiledRegistration[],
+  eventType: SecretEventType,
+  item: Item,
+  permits: SecretEventPermission,
+  secretTags: readonly string[] | undefined,
+): boolean {
   let registered = false;
   for (const r of wanted) {
     if ((r.environmentSlug === undefined || r.environmentSlug === item.environment) && r.matchesPath(item.secretPath)) {
@@ -79,12 +94,12 @@ function itemWanted(wanted: readonly CompiledRegistration[], eventType: SecretEv
     item.secretKey === undefined
       ? { eventType, environment: item.environment, secretPath: item.secretPath }
       : { eventType, environment: item.environment, secretPath: item.secretPath, secretName: item.secretKey };
-  return permits(SUBSCRIBE_ACTIONS[eventType], object);
+  return permits(SUBSCRIBE_ACTIONS[eventType], object, secretTags);
 }
 
 /**
  * What of `event` a subscriber receives: the payload items that a registration asks for (kind,
- * environment, path glob) and that the actor may see, or undefined when nothing is left. An
+ * environment, path glob) and that the actor may see (secret-events, and describing the secret), or undefined when nothing is left. An
  * array payload whose items all pass is returned as the same array, so its serialisation can be
  * shared by every subscriber that receives it whole.
  */
@@ -96,12 +111,14 @@ export function selectPayload(
   const wanted = registrations[event.eventType];
   if (wanted === undefined || wanted.length === 0) return undefined;
   if (!Array.isArray(event.payload)) {
-    return itemWanted(wanted, event.eventType, event.payload, permits) ? event.payload : undefined;
+    return itemWanted(wanted, event.eventType, event.payload, permits, undefined) ? event.payload : undefined;
   }
   const items = event.payload;
+  // Without tags (an event from an older node), an item counts as untagged.
+  const itemTags = "itemTags" in event ? event.itemTags : undefined;
   let kept: typeof items | undefined;
   for (let i = 0; i < items.length; i++) {
-    const ok = itemWanted(wanted, event.eventType, items[i], permits);
+    const ok = itemWanted(wanted, event.eventType, items[i], permits, itemTags?.[i] ?? []);
     if (ok && kept) kept.push(items[i]);
     else if (!ok && !kept) kept = items.slice(0, i);
   }

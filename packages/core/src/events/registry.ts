@@ -2,7 +2,7 @@ import type { ProjectAccess } from "../access/project-access.js";
 import { actorPrincipal, type Actor } from "../kernel/actor.js";
 import { defineCache, defineService, type Context } from "../kernel/context.js";
 import { globPredicate, type ValuePredicate } from "../permissions/glob.js";
-import { RateLimitError, UnauthorizedError } from "../kernel/errors.js";
+import { RateLimitError, ServiceUnavailableError, UnauthorizedError } from "../kernel/errors.js";
 import { reloadAccess } from "./authorize.js";
 import type { ProjectEvent } from "../kernel/bus.js";
 import { asStrongroomError } from "./deliveries.js";
@@ -38,6 +38,7 @@ export class SubscriptionRegistry implements SubscriptionHost {
   // One token and access reload at a time per token and project, shared by its streams.
   private readonly reloads = new Map<string, Promise<ProjectAccess>>();
   private stopListening: (() => void) | undefined;
+  private stopWatchingGaps: (() => void) | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly ctx: Context) {}
@@ -53,6 +54,11 @@ export class SubscriptionRegistry implements SubscriptionHost {
   open(actor: Actor, access: ProjectAccess, registrations: readonly Registration[]): ProjectSubscription {
     const principal = actorPrincipal(actor);
     if (!principal) throw new UnauthorizedError("A valid access token is required");
+    // A stream opened now would miss events without a sign: the client is told to come back.
+    const relayDown = this.ctx.bus.unavailableReason?.();
+    if (relayDown) throw new ServiceUnavailableError(relayDown, 1);
+    const cap = this.ctx.config.maxEventStreams;
+    if (this.owners.size >= cap) throw new ServiceUnavailableError(`This node has ${cap} event streams open, its limit; retry later or elsewhere`, 5);
     const projectId = access.project.id;
     const limitKey = `${principal.kind}:${principal.id}:${projectId}`;
     const count = this.streamCounts.get(limitKey) ?? 0;
@@ -67,6 +73,7 @@ export class SubscriptionRegistry implements SubscriptionHost {
     if (!peers) this.byProject.set(projectId, (peers = new Set()));
     peers.add(subscription);
     this.stopListening ??= this.ctx.bus.subscribe(this.dispatch);
+    this.stopWatchingGaps ??= this.ctx.bus.onGap?.(this.gap);
     if (!this.ticker) {
       this.ticker = setInterval(this.tick, RECHECK_TICK_MS);
       // Open subscriptions alone must not keep a process alive.
@@ -93,6 +100,8 @@ export class SubscriptionRegistry implements SubscriptionHost {
     if (this.owners.size === 0) {
       this.stopListening?.();
       this.stopListening = undefined;
+      this.stopWatchingGaps?.();
+      this.stopWatchingGaps = undefined;
       clearInterval(this.ticker);
       this.ticker = undefined;
     }
@@ -126,6 +135,15 @@ export class SubscriptionRegistry implements SubscriptionHost {
         subscription.fail(asStrongroomError(thrown));
       }
     }
+  };
+
+  /**
+   * Events may have been missed (the relay lost its connection): every open stream ends with an
+   * error saying so, and its client reconnects. There is no replay (SPEC), so a stream that went
+   * on would have a hole its client could not see.
+   */
+  private readonly gap = (reason: string): void => {
+    for (const subscription of [...this.owners.keys()]) subscription.fail(new ServiceUnavailableError(reason, 1));
   };
 
   private readonly tick = (): void => {

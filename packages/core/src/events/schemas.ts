@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SECRET_EVENT_TYPES } from "../kernel/bus.js";
+import { globProblem } from "../permissions/glob.js";
 
 /** The most `register` entries one subscription may carry (DESIGN.md §6). */
 export const MAX_REGISTRATIONS = 10;
@@ -14,6 +15,10 @@ const conditions = z.strictObject({
     .string()
     .max(1024)
     .refine((path) => path.startsWith("/"), "secretPath must start with '/'")
+    .superRefine((path, ctx) => {
+      const problem = globProblem(path);
+      if (problem !== undefined) ctx.addIssue({ code: "custom", message: `secretPath: ${problem}` });
+    })
     .optional(),
 });
 

@@ -1,7 +1,7 @@
 import type { Context } from "../kernel/context.js";
 import { newId } from "../kernel/ids.js";
 import { tablesOf } from "../storage/table.js";
-import { claimPeriod } from "./lease.js";
+import { claimPeriod, DEFAULT_LEASE_MS, type PeriodLease } from "./lease.js";
 import { jobTables } from "./tables.js";
 
 export interface ScheduledJob {
@@ -20,12 +20,35 @@ export interface Scheduler {
   stop(): Promise<void>;
 }
 
+export interface SchedulerOptions {
+  /** How long a claimed run is held between renewals (see `claimPeriod`). Default 60 s. */
+  leaseMs?: number;
+}
+
 /**
  * Periodic work (token clean-up, discovery auto-scans, alert evaluation). Every node runs a
- * scheduler; the lease makes each period's run happen on one node only.
+ * scheduler; the lease makes each period's run happen on one node at a time, and at least once:
+ * a run cut short by its node's death is taken over by another node when the lease lapses.
  */
-export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onError: (job: string, error: unknown) => void): Scheduler {
+export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onError: (job: string, error: unknown) => void, options: SchedulerOptions = {}): Scheduler {
   const holder = newId();
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+
+  /** Runs `job` while renewing its lease, a third of the lease apart, so a long run is not taken over. */
+  const whileHeld = async (job: ScheduledJob, lease: PeriodLease, run: () => Promise<void>) => {
+    const renewal = setInterval(() => {
+      lease.renew(ctx.clock.now()).then(
+        (held) => held || onError(job.name, new Error("the job's lease lapsed while it ran; another node may run it again")),
+        (error: unknown) => onError(job.name, error),
+      );
+    }, leaseMs / 3);
+    renewal.unref();
+    try {
+      await run();
+    } finally {
+      clearInterval(renewal);
+    }
+  };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
 
@@ -34,7 +57,8 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
     for (const job of jobs) {
       try {
         const startedAt = ctx.clock.now();
-        if (!(await claimPeriod(ctx.storage, job.name, holder, job.intervalMs, startedAt))) continue;
+        const lease = await claimPeriod(ctx.storage, job.name, holder, job.intervalMs, startedAt, leaseMs);
+        if (!lease) continue;
         ran.push(job.name);
         const runId = newId();
         const runs = tablesOf(ctx.storage, jobTables).jobRuns;
@@ -47,13 +71,18 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
           error: null,
         });
         let failure: string | null = null;
-        try {
-          await job.run(ctx);
-        } catch (error) {
-          failure = error instanceof Error ? error.message : String(error);
-          onError(job.name, error);
-        }
-        await runs.update({ id: runId }, { finishedAt: ctx.clock.now().toISOString(), error: failure });
+        await whileHeld(job, lease, async () => {
+          try {
+            await job.run(ctx);
+          } catch (error) {
+            failure = error instanceof Error ? error.message : String(error);
+            onError(job.name, error);
+          }
+        });
+        // A run that failed is recorded as run (its error with it): it is not retried every tick.
+        const finishedAt = ctx.clock.now();
+        await runs.update({ id: runId }, { finishedAt: finishedAt.toISOString(), error: failure });
+        await lease.complete(startedAt, finishedAt);
       } catch (error) {
         onError(job.name, error);
       }

@@ -1,6 +1,10 @@
 import { EventEmitter } from "eventemitter3";
 
-export const SECRET_EVENT_TYPES = ["secret:create", "secret:update", "secret:delete", "secret:import-mutation"] as const;
+export const DYNAMIC_SECRET_LEASE_EVENT_TYPES = ["dynamic-secret-lease:create", "dynamic-secret-lease:renew", "dynamic-secret-lease:revoke"] as const;
+export type DynamicSecretLeaseEventType = (typeof DYNAMIC_SECRET_LEASE_EVENT_TYPES)[number];
+
+/** Every kind of project event; subscriptions register for them by name (`secret-events` permissions). */
+export const SECRET_EVENT_TYPES = ["secret:create", "secret:update", "secret:delete", "secret:import-mutation", ...DYNAMIC_SECRET_LEASE_EVENT_TYPES] as const;
 export type SecretEventType = (typeof SECRET_EVENT_TYPES)[number];
 
 export interface SecretLocation {
@@ -15,12 +19,24 @@ export type ProjectEvent =
       projectType: string;
       eventType: "secret:create" | "secret:update" | "secret:delete";
       payload: (SecretLocation & { secretKey: string })[];
+      /**
+       * The tag slugs of each payload item's secret, by position: receivers are shown only names
+       * they may describe, and tags decide that too. Never sent to subscribers.
+       */
+      itemTags?: string[][];
     }
   | {
       projectId: string;
       projectType: string;
       eventType: "secret:import-mutation";
       payload: SecretLocation;
+    }
+  | {
+      projectId: string;
+      projectType: string;
+      eventType: DynamicSecretLeaseEventType;
+      /** Which lease changed and until when it lives; never its credentials. */
+      payload: SecretLocation & { dynamicSecretName: string; leaseId: string; expiresAt: string; status: string };
     };
 
 /**
@@ -32,6 +48,17 @@ export interface EventBus {
   subscribe(listener: (event: ProjectEvent) => void): () => void;
   /** Subscribers currently attached on this node (for leak checks and metrics). */
   listenerCount(): number;
+  /**
+   * Why the bus cannot deliver events from other nodes right now (a relay reconnecting), or
+   * undefined when it can. An in-process bus is always available.
+   */
+  unavailableReason?(): string | undefined;
+  /**
+   * Calls `listener` with a reason whenever events may have been missed by this node's
+   * subscribers (a relay connection lost, a publish that failed): live delivery has a gap, and
+   * subscribers must be told rather than left waiting. Returns the unsubscribe function.
+   */
+  onGap?(listener: (reason: string) => void): () => void;
   close(): Promise<void>;
 }
 

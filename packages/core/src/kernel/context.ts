@@ -111,7 +111,8 @@ export interface Context {
   /**
    * Runs `fn` in one transaction with a context bound to it: its repositories write inside the
    * transaction, and what they ask to run after the commit runs once it has committed. Inside a
-   * transaction already, `fn` joins it.
+   * transaction already, `fn` joins it. `fn` may run more than once (see `Storage.transaction`):
+   * what it does beyond the storage belongs in `afterCommit`.
    */
   withTransaction<T>(fn: (tx: Context) => Promise<T>): Promise<T>;
   /** Runs `fn` once the surrounding transaction commits (at once outside a transaction). */
@@ -173,8 +174,12 @@ function contextOver(shared: Shared, storage: Storage, commitQueue: (() => void)
     },
     async withTransaction(fn) {
       if (commitQueue) return fn(ctx);
-      const committed: (() => void)[] = [];
-      const result = await storage.transaction((txStorage) => fn(contextOver(shared, txStorage, committed)));
+      // Per attempt: a transaction the database aborted for a conflict runs `fn` again.
+      let committed: (() => void)[] = [];
+      const result = await storage.transaction((txStorage) => {
+        committed = [];
+        return fn(contextOver(shared, txStorage, committed));
+      });
       for (const run of committed) run();
       return result;
     },

@@ -87,12 +87,12 @@ const ALWAYS_REFUSED = new Set<AddressClass>(["link-local", "metadata", "multica
 /**
  * Why a connection to an address of this class is refused, or null when it is allowed. Private,
  * loopback, CGNAT and reserved addresses become reachable only when the operator opts in
- * (`STRONGROOM_ALLOW_PRIVATE_TARGETS`). Multicast, broadcast and unspecified stay refused even
+ * (`setting`: `STRONGROOM_ALLOW_PRIVATE_TARGETS` by default). Multicast, broadcast and unspecified stay refused even
  * then: they never host a TLS endpoint, and `0.0.0.0` quietly dials the local machine.
  */
-export function addressRefusal(kind: AddressClass, allowPrivateTargets: boolean): string | null {
+export function addressRefusal(kind: AddressClass, allowPrivateTargets: boolean, setting = "STRONGROOM_ALLOW_PRIVATE_TARGETS"): string | null {
   if (kind === "public") return null;
   if (ALWAYS_REFUSED.has(kind)) return `${kind} addresses are never allowed`;
   if (allowPrivateTargets) return null;
-  return `${kind} addresses are refused unless private targets are allowed (STRONGROOM_ALLOW_PRIVATE_TARGETS=true)`;
+  return `${kind} addresses are refused unless private targets are allowed (${setting}=true)`;
 }

@@ -47,11 +47,13 @@ const role = (slug: BuiltInProjectRoleSlug, name: string, description: string, p
 
 const roles: Record<BuiltInProjectRoleSlug, BuiltInProjectRole> = {
   admin: role("admin", "Admin", "Full access to every resource of the project", [{ subject: ANY_SUBJECT, action: ANY_ACTION }]),
-  member: role("member", "Developer", "Manages secrets, folders, imports, tags and environments; subscribes to secret events; reads roles; uses KMS keys", [
+  member: role("member", "Developer", "Manages secrets, folders, imports, tags and environments; subscribes to secret events; reads roles; uses KMS keys; leases dynamic secrets", [
     ...fullAccess("secrets", "secret-folders", "secret-imports", "tags", "environments", "secret-events"),
     { subject: "role", action: ["read"] },
     // Uses KMS keys, never changes them (DESIGN.md §11).
     { subject: "kms", action: ["read", "encrypt", "decrypt", "sign", "verify"] },
+    // Leases dynamic secrets, never touches their root credentials (DESIGN.md §11).
+    { subject: "dynamic-secrets", action: ["read", "lease"] },
   ]),
   viewer: role("viewer", "Viewer", "Reads every resource of the project and subscribes to secret events", observeEverything()),
   "no-access": role("no-access", "No Access", "No access to any resource of the project", []),

@@ -22,6 +22,7 @@ export const PROJECT_PERMISSION_CATALOGUE = {
     "subscribe-on-updated",
     "subscribe-on-deleted",
     "subscribe-on-import-mutations",
+    "subscribe-on-dynamic-secret-leases",
   ],
   "proxied-services": CRUD,
   "certificate-authorities": CRUD,
@@ -31,6 +32,11 @@ export const PROJECT_PERMISSION_CATALOGUE = {
   "pki-installations": CRUD,
   "pki-alerts": CRUD,
   kms: [...CRUD, "encrypt", "decrypt", "sign", "verify"],
+  // Infisical's names: `settings` is the project's own fields, `workspace` the project as a whole.
+  settings: ["read", "edit"],
+  workspace: ["edit", "delete"],
+  /** `read` shows metadata only; root credentials are never answered, whatever the action. */
+  "dynamic-secrets": ["read", "read-root-credential", "create-root-credential", "edit-root-credential", "delete-root-credential", "lease"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ProjectPermissionSubject = keyof typeof PROJECT_PERMISSION_CATALOGUE;

@@ -1,4 +1,4 @@
-import { globPredicate, type ValuePredicate } from "./glob.js";
+import { UnsupportedGlobError, globPredicate, type ValuePredicate } from "./glob.js";
 
 /**
  * One parsed condition on one field. `test` receives the checked object's field value, whatever
@@ -9,7 +9,18 @@ import { globPredicate, type ValuePredicate } from "./glob.js";
 export type FieldConstraint =
   | { readonly field: string; readonly op: "eq" | "ne"; readonly value: string; readonly test: ValuePredicate }
   | { readonly field: string; readonly op: "in" | "all"; readonly values: readonly string[]; readonly test: ValuePredicate }
-  | { readonly field: string; readonly op: "glob"; readonly pattern: string; readonly test: ValuePredicate };
+  | {
+      readonly field: string;
+      readonly op: "glob";
+      readonly pattern: string;
+      readonly test: ValuePredicate;
+      /**
+       * Outside the supported glob syntax: only a rule stored before extglobs were refused. Its
+       * test matches nothing; the engine drops it from denials instead, so that such a rule
+       * grants nothing and denies more, never less.
+       */
+      readonly unsupported?: true;
+    };
 
 export type ConstraintOp = FieldConstraint["op"];
 
@@ -77,7 +88,12 @@ export function makeConstraint(field: string, operator: string, operand: unknown
     }
     case "$glob": {
       const pattern = text();
-      return { field, op: "glob", pattern, test: anyElement(globPredicate(pattern)) };
+      try {
+        return { field, op: "glob", pattern, test: anyElement(globPredicate(pattern)) };
+      } catch (error) {
+        if (!(error instanceof UnsupportedGlobError)) throw error;
+        return { field, op: "glob", pattern, test: () => false, unsupported: true };
+      }
     }
     default:
       throw new UnsupportedConditionError(`${where}: unknown operator ${operator}`);

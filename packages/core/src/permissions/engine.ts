@@ -69,7 +69,10 @@ export class CompiledRules {
 }
 
 function compileRule(source: PermissionRule): CompiledRule {
-  const constraints = parseConditions(source.conditions);
+  const parsed = parseConditions(source.conditions);
+  // A stored glob the matcher no longer accepts matches nothing: it grants nothing, and a
+  // denial ignores it (so denies more).
+  const constraints = source.inverted === true ? parsed.filter((c) => c.op !== "glob" || c.unsupported !== true) : parsed;
   const actions = Array.isArray(source.action) ? source.action : [source.action];
   const subject = canonicalSubject(source.subject);
   return {

@@ -32,3 +32,5 @@ export {
 export { MAX_DURATION_MS, parseDuration } from "./duration.js";
 export { isTemporaryActive, temporaryAccessWindow, type Instant, type TemporaryGrant } from "./temporary-access.js";
 export { mergeRuleSources, type RuleSources } from "./rule-sources.js";
+export { actionsOf, allowedOnEvery, couldAllow, independentOf, widenedActions } from "./hypothetical.js";
+export { grantWindow, rulesAt, rulesHeldThrough, timedSource, type TimedRuleSource } from "./held-rules.js";

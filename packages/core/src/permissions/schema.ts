@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { globProblem } from "./glob.js";
 
 /**
  * A CASL-style permission rule (DESIGN.md §4). Rules are evaluated in order: the last rule that
@@ -38,13 +39,19 @@ const MAX_LIST_LENGTH = 100;
 const conditionValue = z.string().max(MAX_VALUE_LENGTH);
 const conditionList = z.array(conditionValue).max(MAX_LIST_LENGTH);
 
+/** A `$glob` operand: picomatch's syntax without extglobs, which the linear matcher runs (glob.ts). */
+export const globPatternSchema = conditionValue.superRefine((pattern, ctx) => {
+  const problem = globProblem(pattern);
+  if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const conditionOperatorsSchema = z
   .strictObject({
     $eq: conditionValue.optional(),
     $ne: conditionValue.optional(),
     $in: conditionList.optional(),
     $all: conditionList.optional(),
-    $glob: conditionValue.optional(),
+    $glob: globPatternSchema.optional(),
   })
   .refine((operators) => Object.keys(operators).length > 0, { message: "Expected at least one condition operator" });
 

@@ -1,4 +1,8 @@
+import type { ProjectAccess } from "../access/project-access.js";
+import type { RefusedRemovals } from "../access/removal.js";
+import type { EnvironmentRow } from "../access/tables.js";
 import { defineHook } from "../kernel/context.js";
+import type { FolderRef } from "./secrets/model.js";
 
 /**
  * What the secret manager tells other areas about its removals, inside the removing transaction:
@@ -11,3 +15,26 @@ export const foldersRemoved = defineHook<{ projectId: string; envId: string; fol
 
 /** A soft-deleted environment purged for good, with everything in it. */
 export const environmentPurged = defineHook<{ projectId: string; envId: string; at: string }>("secret-manager.environment-purged");
+
+/**
+ * Folders are about to be removed by an actor (a folder deletion, an environment deletion):
+ * asked inside the removing transaction, before anything is removed, each area counts in
+ * `refused` what it keeps in those folders that the actor may not delete. The removal goes on
+ * only if nothing was counted (issue 15, principle 7).
+ */
+export const foldersRemoving = defineHook<{ access: ProjectAccess; env: EnvironmentRow; folders: readonly FolderRef[]; refused: RefusedRemovals }>(
+  "secret-manager.folders-removing",
+);
+
+/** Something another area keeps in a folder, named by the permission subject that governs it. */
+export interface FolderResident {
+  readonly subject: string;
+  readonly folderId: string;
+  readonly name: string;
+}
+
+/**
+ * Asks the other areas what they keep in some folders (proxied services): a change that moves
+ * the folders must be allowed on each of those too. Handlers add to `residents`.
+ */
+export const folderResidents = defineHook<{ folderIds: readonly string[]; residents: FolderResident[] }>("secret-manager.folder-residents");

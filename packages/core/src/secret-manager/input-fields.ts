@@ -48,9 +48,10 @@ const projectRefShape = {
  * An object input that names a project by `projectId`, `workspaceId` (Infisical's older name for
  * it) or `projectSlug`; the operation receives `project`, a ProjectRef, instead of the three.
  */
-export function projectScoped<S extends z.ZodRawShape>(shape: S) {
-  return z
-    .object({ ...projectRefShape, ...shape })
+export function projectScoped<S extends z.ZodRawShape>(shape: S, options: { strict?: boolean } = {}) {
+  // Strict inputs refuse unknown properties (422); the older routes strip them, as Infisical's clients send extras.
+  const object = options.strict ? z.strictObject({ ...projectRefShape, ...shape }) : z.object({ ...projectRefShape, ...shape });
+  return object
     .refine((v) => {
       const ref = v as { projectId?: string; workspaceId?: string; projectSlug?: string; workspaceSlug?: string };
       return !!(ref.projectId ?? ref.workspaceId ?? ref.projectSlug ?? ref.workspaceSlug);

@@ -79,7 +79,9 @@ export interface Storage<S extends Schema = Schema> {
   readonly tables: TablesOf<S>;
   /**
    * Runs `fn` in one transaction: every write inside commits together or not at all.
-   * Calling `transaction` on the storage passed to `fn` joins the outer transaction.
+   * Calling `transaction` on the storage passed to `fn` joins the outer transaction. When the
+   * database aborts the transaction for a conflict with a concurrent one (a deadlock, a
+   * serialization failure), `fn` runs again from the start: it must not act outside the storage.
    */
   transaction<T>(fn: (tx: Storage<S>) => Promise<T>): Promise<T>;
   /** True for the storage handed to a `transaction` callback. */
@@ -109,5 +111,20 @@ export class UniqueViolationError extends Error {
   ) {
     super(`unique constraint violated on ${table}(${columns.join(", ")})`);
     this.name = "UniqueViolationError";
+  }
+}
+
+/**
+ * Raised by storage adapters when the database cannot be used now — unreachable, shutting down,
+ * its disk full — rather than because of the request: the same request may succeed later.
+ * `reason` says which, in words fit for a log line and for the client (no data, no credentials).
+ */
+export class StorageUnavailableError extends Error {
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
+    this.name = "StorageUnavailableError";
   }
 }

@@ -76,14 +76,33 @@ export const accessTokens = defineTable(
     revokedAt: timestamp().null(),
     lastUsedAt: timestamp().null(),
     createdAt: timestamp(),
+    /** Uses the token allows (universal auth's accessTokenNumUsesLimit when issued); 0: no limit. */
+    numUsesLimit: integer().at(3),
   },
   { unique: [["tokenHash"]], indexes: [["actorType", "actorId"], ["expiresAt"]] },
 );
 
-export const tenancyTables = { organizations, users, universalAuths, clientSecrets, accessTokens };
+/**
+ * Uses so far of each token with a use limit (`id` is the token's). Apart from access_tokens so
+ * that counting a use, one write per request, does not drop the access caches.
+ */
+export const accessTokenUses = defineTable("access_token_uses", { id: text(), numUses: integer() }, { since: 3 });
+
+/**
+ * Failed password logins per (account, client address) in the current window; `id` is a hash of
+ * the normalized e-mail and the address, so unknown e-mails are counted the same as known ones.
+ */
+export const loginFailures = defineTable(
+  "login_failures",
+  { id: text(), failures: integer(), windowStartedAt: timestamp() },
+  { indexes: [["windowStartedAt"]], since: 3 },
+);
+
+export const tenancyTables = { organizations, users, universalAuths, clientSecrets, accessTokens, accessTokenUses, loginFailures };
 
 export type OrganizationRow = RowOf<typeof organizations>;
 export type UserRow = RowOf<typeof users>;
 export type UniversalAuthRow = RowOf<typeof universalAuths>;
 export type ClientSecretRow = RowOf<typeof clientSecrets>;
 export type AccessTokenRow = RowOf<typeof accessTokens>;
+export type LoginFailureRow = RowOf<typeof loginFailures>;

@@ -1,6 +1,8 @@
 export { runStorageContract, type StorageContractOptions } from "./storage-contract.js";
 export { sampleRow } from "./sample-rows.js";
 export { runCrashSafetyTest, type CrashSafetyOptions } from "./crash-safety.js";
+export { runLeaseTakeoverTest, type LeaseTakeoverOptions } from "./lease-takeover.js";
+export { jobNode } from "./job-node.js";
 export { runMigrationContract, type MigratingOpener, type MigrationContractOptions } from "./migration-contract.js";
 export { settleScans, openSubscriptionCount } from "./instance.js";
 export { forEachStore, registerTestStore, testStores, memoryStore, type TestStore, type ForEachStoreOptions } from "./stores.js";

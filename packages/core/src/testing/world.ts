@@ -1,7 +1,7 @@
 import { createMemoryStorage, type StrongroomStorage } from "../entries/storage.js";
 import { generateRootKey } from "../crypto/keyring.js";
 import { anonymous, type Actor } from "../kernel/actor.js";
-import { createLocalBus, type ProjectEvent } from "../kernel/bus.js";
+import { createLocalBus, type EventBus, type ProjectEvent } from "../kernel/bus.js";
 import { ManualClock } from "../kernel/clock.js";
 import type { StrongroomConfig } from "../kernel/config.js";
 import { createStrongroom, type Strongroom, type StrongroomOptions } from "../strongroom.js";
@@ -49,18 +49,22 @@ export interface TestWorldOptions {
   /** Type of the world's project. Default `secret-manager`. */
   projectType?: "secret-manager" | "cert-manager" | "kms";
   config?: Partial<StrongroomConfig>;
+  /** Default: an in-process bus. */
+  bus?: EventBus;
   /** The certificate manager's I/O, when a test replaces the Node defaults. */
   certManager?: StrongroomOptions["certManager"];
+  /** Dynamic-secret providers the instance offers (`@strongroom/dynamic-secrets`). */
+  dynamicSecretProviders?: StrongroomOptions["dynamicSecretProviders"];
 }
 
 export async function createTestWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
   const storage = options.storage ?? createMemoryStorage();
   const clock = options.clock ?? new ManualClock("2026-03-01T00:00:00.000Z");
   const rootKey = generateRootKey();
-  const bus = createLocalBus();
+  const bus = options.bus ?? createLocalBus();
   const events: ProjectEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config, certManager: options.certManager });
+  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config, certManager: options.certManager, dynamicSecretProviders: options.dynamicSecretProviders });
   const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: "correct horse battery", organization: "Acme" });
   const adminToken = boot.identity.credentials.token;
   const admin = await sr.authenticate(adminToken);

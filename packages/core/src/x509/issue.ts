@@ -100,7 +100,7 @@ export async function issueCertificate(input: IssueCertificateInput): Promise<Is
   const pathLength = isCA ? input.basicConstraints?.pathLength : undefined;
   const keyUsages = [...new Set(isCA && !input.keyUsages?.length ? CA_KEY_USAGES : (input.keyUsages ?? []))];
   const extendedKeyUsages = [...new Set(input.extendedKeyUsages ?? [])];
-  const notBefore = wholeSeconds(input.now.getTime());
+  const notBefore = wholeSeconds((input.notBefore ?? input.now).getTime());
   const notAfter = wholeSeconds(notBefore.getTime() + input.ttlMs);
   assertIssuable({
     isCA,

@@ -43,5 +43,8 @@ export interface ResolvedIssuance {
   subjectAltNames: SubjectAltName[];
   domainComponents: string[];
   customExtensions: CustomExtension[];
+  /** The lifetime, from `notBefore`. */
   ttlMs: number;
+  /** When the certificate starts being valid; the moment of issuance when absent. */
+  notBefore?: Date;
 }

@@ -84,6 +84,23 @@ forEachStore("the agent vault's flows", (store) => {
     expect(await codeOf(after)).toBe("NotFound");
   });
 
+  it("trims host patterns and refuses a bundle holding two services that claim the same host", async () => {
+    const make = (name: string, hostPattern: string) => w.sr.proxiedServices.create(w.admin, { ...at(), name, hostPattern, credentials: bearer("GITHUB_TOKEN") });
+    const { service: github } = await make("github-api", "  api.github.com ,  uploads.github.com:443 ");
+    expect(github.hostPattern).toBe("api.github.com ,  uploads.github.com:443");
+    const { service: shouting } = await make("github-shouting", "API.GitHub.com.");
+    const { service: wildcard } = await make("github-wildcard", "*.github.com");
+    const { service: other } = await make("other-api", "api.other.test");
+
+    const bundle = (name: string, serviceIds: string[]) => w.sr.accessBundles.create(w.admin, { projectId: w.projectId, name, serviceIds });
+    // Same host once normalized (case, trailing dot) is a clash; a wildcard that overlaps an exact host is not (§7's precedence).
+    expect(await codeOf(bundle("clash", [github.id, shouting.id]))).toBe("BadRequest");
+    const { bundle: fine } = await bundle("overlap", [github.id, wildcard.id]);
+    expect(await codeOf(w.sr.accessBundles.update(w.admin, { bundleId: fine.id, serviceIds: [github.id, wildcard.id, shouting.id] }))).toBe("BadRequest");
+    expect((await w.sr.accessBundles.get(w.admin, { bundleId: fine.id })).bundle.serviceIds).toEqual([github.id, wildcard.id]);
+    expect((await w.sr.accessBundles.update(w.admin, { bundleId: fine.id, serviceIds: [github.id, other.id] })).bundle.serviceIds).toEqual([github.id, other.id]);
+  });
+
   it("takes the services of a removed folder out of their bundles", async () => {
     await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "payments" } as never);
     const payments = { ...at(), secretPath: "/payments" };

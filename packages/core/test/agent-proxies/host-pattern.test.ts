@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { BadRequestError } from "../../src/kernel/errors.js";
+import { hostPatternClashes } from "../../src/agent-vault/bundles/services.js";
 import {
   compileHostPatterns,
   findBestMatch,
   matchHostPattern,
   normalizeHost,
+  hostPatternField,
   parseHostPatterns,
+  tidyHostPatterns,
+  urlPartProblem,
   type HostPattern,
 } from "../../src/entries/agent.js";
 
@@ -91,6 +95,21 @@ describe("parseHostPatterns", () => {
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).message).toMatch(message);
   });
+
+  // DESIGN.md §11: a wildcard over a public suffix of the list's ICANN section is refused.
+  it.each(["*.com", "*.COM.", "*.com:443", "*.co.uk", "*.uk", "*.k12.ak.us", "*.foo.ck", "*.xn--p1ai", "*.рф", "*.onion", "a.example.com, *.de"])(
+    "rejects the public-suffix wildcard %j",
+    (text) => {
+      expect(() => parseHostPatterns(text)).toThrow(/public suffix/);
+    },
+  );
+
+  it.each(["*.github.io", "*.s3.amazonaws.com", "*.internal", "*.corp", "*.lan", "*.example.com", "*.example.co.uk", "com", "co.uk", "*.www.ck"])(
+    "accepts %j: a private-section suffix, an internal name, a registrable domain or an exact host",
+    (text) => {
+      expect(parseHostPatterns(text)).toHaveLength(1);
+    },
+  );
 
   it("names the offending item in the error", () => {
     expect(() => parseHostPatterns("ok.example.com, http://bad.example.com")).toThrow(/"http:\/\/bad\.example\.com"/);
@@ -181,6 +200,8 @@ describe("compileHostPatterns", () => {
       "*.b.example.com",
     ]);
     expect(compileHostPatterns(null)).toEqual([]);
+    // A public-suffix wildcard stored before it was refused grants nothing.
+    expect(compileHostPatterns("*.com, api.example.com").map((p) => p.text)).toEqual(["api.example.com"]);
     expect(compileHostPatterns("")).toEqual([]);
   });
 
@@ -188,5 +209,49 @@ describe("compileHostPatterns", () => {
     const first = compileHostPatterns("c.example.com");
     expect(compileHostPatterns("c.example.com")).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
+  });
+});
+
+describe("host-pattern fields", () => {
+  it.each([
+    [" a.example.com ", "a.example.com"],
+    [" a.example.com, *.b.example.com:8443 ", "a.example.com, *.b.example.com:8443"],
+    ["\ta.example.com\n", "a.example.com"],
+    ["a.example.com", "a.example.com"],
+  ])("tidies %j to %j", (text, tidy) => {
+    expect(tidyHostPatterns(text)).toBe(tidy);
+    expect(hostPatternField(255).parse(text)).toBe(tidy);
+  });
+
+  it.each([
+    ["api.example.com/v1", /path/],
+    ["a.example.com, b.example.com/", /path/],
+    ["https://api.example.com", /scheme/],
+  ])("refuses %j as a URL rather than a host", (text, message) => {
+    expect(urlPartProblem(text)).toMatch(message);
+    const parsed = hostPatternField(255).safeParse(text);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(message);
+  });
+
+  it("lets everything else through to parseHostPatterns", () => {
+    for (const text of ["api.example.com", "*.example.com:443", "[::1]:8443", "a b", "*"]) expect(urlPartProblem(text)).toBeNull();
+  });
+});
+
+describe("hostPatternClashes", () => {
+  const service = (id: string, hostPattern: string) => ({ id, name: id, hostPattern });
+  it.each([
+    [[service("a", "api.example.com"), service("b", "API.example.com.")], 1],
+    [[service("a", "api.example.com:443"), service("b", "api.example.com:443")], 1],
+    [[service("a", "*.example.com"), service("b", "*.EXAMPLE.com")], 1],
+    [[service("a", "x.test,api.example.com"), service("b", "y.test, api.example.com")], 1],
+    [[service("a", "api.example.com"), service("b", "api.example.com:443")], 0],
+    [[service("a", "api.example.com"), service("b", "*.example.com")], 0],
+    [[service("a", "api.example.com,api.example.com")], 0],
+    [[service("a", "a.test"), service("b", "b.test"), service("c", "c.test")], 0],
+    [[service("a", "[::1]:8443"), service("b", "[0:0:0:0:0:0:0:1]:8443")], 1],
+  ])("%j clashes %i time(s)", (services, count) => {
+    expect(hostPatternClashes(services)).toHaveLength(count);
   });
 });

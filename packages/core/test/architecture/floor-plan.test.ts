@@ -10,7 +10,7 @@ import { cycles, folderGraph, readImportGraph, sourceFiles } from "./import-grap
  * scheduler) imports no area; folders stay small; operations state rules, not SQL shapes.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), "../../../..");
-const packages = ["core", "http-node", "storage-kysely", "storage-sqlite", "storage-postgres", "agent-proxy"];
+const packages = ["core", "http-node", "storage-kysely", "storage-sqlite", "storage-postgres", "agent-proxy", "cli"];
 const graph = readImportGraph(root, packages.map((p) => `packages/${p}/src`));
 const CORE = "packages/core/src/";
 

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LOOPBACK, type TestWorld, type WebhookReceiver, createTestWorld, startWebhookReceiver } from "@strongroom/core/testing";
 import type { MailMessage, StrongroomConfig, WebhookRequest } from "../../src/index.js";
 import { MAX_DELIVERY_ATTEMPTS } from "../../src/cert-manager/alerts/evaluation.js";
+import { DEFAULT_LEASE_MS } from "../../src/jobs/lease.js";
 import { type IssuedCertificate, createRootCa, issueCertificate } from "../../src/entries/x509.js";
 
 const DAY = 86_400_000;
@@ -71,6 +72,27 @@ describe("alert delivery", () => {
     expect((await w.sr.alerts.evaluate(w.admin, { alertId: alert.id })).evaluation.notifications).toEqual([]);
     const rows = await w.sr.context.storage.tables.certificateAlertNotifications.find({ alertId: alert.id });
     expect(rows.map((r) => [r.status, r.attempts]).sort()).toEqual([["failed", MAX_DELIVERY_ATTEMPTS], ["sent", 2]]);
+  });
+
+  it("sends again a notification a dead node left `sending`, once its lease has lapsed", async () => {
+    const alert = await setUp({ allowPrivateTargets: true, webhookCa: receiverCa.certificatePem });
+    receiver.respondWith(200);
+    await w.sr.alerts.evaluate(w.admin, { alertId: alert.id });
+    const sent = receiver.requests.length;
+    const notifications = w.sr.context.storage.tables.certificateAlertNotifications;
+    const [webhook] = (await notifications.find({ alertId: alert.id, status: "sent" }));
+    // As a node that claimed it and died before recording the outcome leaves it.
+    await notifications.update({ id: webhook.id }, { status: "sending", sentAt: null, updatedAt: w.clock.now().toISOString() });
+    // Its node may still be sending: nothing yet.
+    expect((await w.sr.alerts.evaluate(w.admin, { alertId: alert.id })).evaluation.notifications.filter((n) => n.channelType === "webhook")).toEqual([]);
+    w.clock.advance(DEFAULT_LEASE_MS + 1_000);
+    const retried = await w.sr.alerts.evaluate(w.admin, { alertId: alert.id });
+    expect(retried.evaluation.notifications.filter((n) => n.channelType === "webhook").map((n) => n.status)).toEqual(["sent"]);
+    expect(receiver.requests.length).toBe(sent + 1);
+    // Recorded now: not sent a third time.
+    w.clock.advance(DEFAULT_LEASE_MS + 1_000);
+    await w.sr.alerts.evaluate(w.admin, { alertId: alert.id });
+    expect(receiver.requests.length).toBe(sent + 1);
   });
 
   it("does not trust the receiver's private CA unless configured to", async () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { alertWindowEnd, parseTtl, resolveTtl } from "../../src/cert-manager/durations.js";
-import { mergeProfileDefaults } from "../../src/cert-manager/profiles/merge.js";
+import { issuesAuthority, mergeProfileDefaults } from "../../src/cert-manager/profiles/merge.js";
 import type { IssuanceAttributes, ProfileDefaults } from "../../src/cert-manager/schemas.js";
 import {
   type KeyAlgorithm,
@@ -222,5 +222,21 @@ describe("assertSignatureCompatible", () => {
     const compatible = key.startsWith("RSA") === signature.startsWith("RSA-");
     if (compatible) expect(() => assertSignatureCompatible(signature, key)).not.toThrow();
     else expect(() => assertSignatureCompatible(signature, key)).toThrow(BadRequestError);
+  });
+});
+
+describe("issuesAuthority", () => {
+  const ca = { isCA: true };
+  const leaf = { isCA: false };
+  it.each<[string, ProfileDefaults | undefined, IssuanceAttributes | undefined, boolean]>([
+    ["nothing asked", undefined, undefined, false],
+    ["the request asks", undefined, { basicConstraints: ca }, true],
+    ["the request asks with a path length", undefined, { basicConstraints: { isCA: true, pathLength: 0 } }, true],
+    ["the profile's defaults ask", { basicConstraints: ca }, undefined, true],
+    ["the request overrides the profile's CA default", { basicConstraints: ca }, { basicConstraints: leaf }, false],
+    ["the request asks over a leaf profile", { basicConstraints: leaf }, { basicConstraints: ca }, true],
+    ["other fields leave the profile's CA default", { basicConstraints: ca }, { commonName: "x" }, true],
+  ])("%s", (_name, defaults, request, authority) => {
+    expect(issuesAuthority(mergeProfileDefaults({ ttlDays: 1, ...defaults }, request))).toBe(authority);
   });
 });

@@ -23,6 +23,11 @@ const ruleSets: Record<string, PermissionRule[]> = {
     { subject: "secret-events", action: "subscribe-on-updated", conditions: { secretName: "ROOT_KEY" }, inverted: true },
   ],
   "other subjects only": [{ subject: "secrets", action: "read" }],
+  "events, but one secret name hidden": [
+    { subject: "secret-events", action: ["subscribe-on-created", "subscribe-on-updated", "subscribe-on-deleted"] },
+    { subject: "secrets", action: "read" },
+    { subject: "secrets", action: "describeSecret", conditions: { secretName: "ROOT_KEY" }, inverted: true },
+  ],
 };
 
 const objects: SecretEventObject[] = [
@@ -38,7 +43,10 @@ describe("permitsOf", () => {
     const permits = permitsOf(access);
     for (const action of Object.values(SUBSCRIBE_ACTIONS)) {
       for (const object of objects) {
-        expect(permits(action, object), `${action} ${JSON.stringify(object)}`).toBe(access.can(action, "secret-events", object));
+        // An item naming a secret also needs describeSecret on it (here untagged).
+        const { environment, secretPath, secretName } = object;
+        const describes = secretName === undefined || access.can("describeSecret", "secrets", { environment, secretPath, secretName, secretTags: [] });
+        expect(permits(action, object), `${action} ${JSON.stringify(object)}`).toBe(access.can(action, "secret-events", object) && describes);
       }
     }
   });

@@ -64,7 +64,8 @@ forEachStore("live events", (store) => {
       expect((await deliveries.next()).value).toEqual({
         kind: "event",
         id: "1",
-        source: { projectId: w.projectId, projectType: "secret-manager", eventType: "secret:create", payload },
+        // The source carries the items' tags (what decides who may see them); they are never sent.
+        source: { projectId: w.projectId, projectType: "secret-manager", eventType: "secret:create", payload, itemTags: [[]] },
         payload,
       });
       await deliveries.return!();
@@ -137,6 +138,8 @@ forEachStore("live events", (store) => {
       const limited = await w.role("apps-without-hidden", [
         { subject: "secret-events", action: "subscribe-on-created", conditions: { environment: "dev", secretPath: { $glob: "/apps/**" } } },
         { subject: "secret-events", action: "subscribe-on-created", conditions: { secretName: "HIDDEN" }, inverted: true },
+        // An item naming a secret also needs describing it.
+        { subject: "secrets", action: "describeSecret" },
       ]);
       const { actor } = await w.identity([limited]);
       const subscription = await w.sr.events.subscribe(actor, {
@@ -247,6 +250,7 @@ forEachStore("live events", (store) => {
       const narrower = await w.role("events-but-not-b", [
         { subject: "secret-events", action: "subscribe-on-created" },
         { subject: "secret-events", action: "subscribe-on-created", conditions: { secretName: "B" }, inverted: true },
+        { subject: "secrets", action: "describeSecret" },
       ]);
       await w.sr.memberships.updateRoles(w.admin, { projectId: w.projectId, membershipId, roles: [{ role: narrower, isTemporary: false }] });
       // Before the re-check, the permissions the subscription opened with still apply.

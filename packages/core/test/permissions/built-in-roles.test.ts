@@ -47,6 +47,7 @@ describe("built-in project roles", () => {
     ["environments", ["read", "create", "edit", "delete"]],
     ["secret-events", ["subscribe-on-created", "subscribe-on-updated", "subscribe-on-deleted", "subscribe-on-import-mutations"]],
     ["role", ["read"]],
+    ["dynamic-secrets", ["read", "lease"]],
   ])("let members act on %s", (subject, actions) => {
     for (const action of actions) expect(allows("member", action, subject)).toBe(true);
   });
@@ -56,6 +57,10 @@ describe("built-in project roles", () => {
     ["create", "member"],
     ["grant-privileges", "identity"],
     ["read", "certificates"],
+    ["read-root-credential", "dynamic-secrets"],
+    ["create-root-credential", "dynamic-secrets"],
+    ["edit-root-credential", "dynamic-secrets"],
+    ["delete-root-credential", "dynamic-secrets"],
   ])("do not let members %s %s", (action, subject) => {
     expect(allows("member", action, subject)).toBe(false);
   });

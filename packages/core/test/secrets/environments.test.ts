@@ -11,7 +11,7 @@ describe("environments", () => {
 
   it("creates, renames and refuses a duplicate slug", async () => {
     const created = await w.sr.environments.create(w.admin, { workspaceId: w.projectId, name: "QA", slug: "qa" });
-    expect(created.environment).toMatchObject({ name: "QA", slug: "qa", position: 3, projectId: w.projectId });
+    expect(created.environment).toMatchObject({ name: "QA", slug: "qa", position: 4, projectId: w.projectId });
     expect(created.workspace.environments.map((e) => e.slug)).toEqual(["dev", "staging", "prod", "qa"]);
     await expect(w.sr.environments.create(w.admin, { workspaceId: w.projectId, name: "Again", slug: "qa" })).rejects.toMatchObject({ code: "BadRequest" });
     const renamed = await w.sr.environments.update(w.admin, { workspaceId: w.projectId, id: created.environment.id, name: "Quality", slug: "quality" });

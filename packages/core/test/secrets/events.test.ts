@@ -61,8 +61,15 @@ forEachStore("secret events", (store) => {
           { environment: "dev", secretPath: "/", secretKey: "A" },
           { environment: "dev", secretPath: "/", secretKey: "B" },
         ],
+        itemTags: [[], []],
       },
-      { projectId: w.projectId, projectType: "secret-manager", eventType: "secret:create", payload: [{ environment: "dev", secretPath: "/api", secretKey: "C" }] },
+      {
+        projectId: w.projectId,
+        projectType: "secret-manager",
+        eventType: "secret:create",
+        payload: [{ environment: "dev", secretPath: "/api", secretKey: "C" }],
+        itemTags: [[]],
+      },
     ]);
     w.events.length = 0;
     await w.sr.secrets.deleteMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }, { secretKey: "B" }] });

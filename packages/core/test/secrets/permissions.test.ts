@@ -50,7 +50,8 @@ describe("secret permissions", () => {
       ["BANNER", "", true],
     ]);
     await expect(w.sr.secrets.get(scoped, { ...at(w), secretName: "CUSTOMER_SSN_KEY" })).rejects.toMatchObject({ code: "PermissionDenied" });
-    expect((await w.sr.secrets.list(scoped, at(w, "prod"))).secrets).toEqual([]);
+    // Nothing in prod could ever be described: refused, whatever is there (DESIGN.md §11).
+    await expect(w.sr.secrets.list(scoped, at(w, "prod"))).rejects.toMatchObject({ code: "PermissionDenied" });
   });
 
   it("checks write permissions against the secret's name", async () => {

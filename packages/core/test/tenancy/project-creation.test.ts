@@ -20,7 +20,7 @@ forEachStore("creating a project", (store) => {
     expect(row).toMatchObject({ name: "Ledger", orgId: w.orgId, type: "secret-manager", template: "default" });
 
     const envs = await t.environments.find({ projectId: project.id }, { orderBy: [["position", "asc"]] });
-    expect(envs.map((e) => [e.slug, e.position])).toEqual([["dev", 0], ["staging", 1], ["prod", 2]]);
+    expect(envs.map((e) => [e.slug, e.position])).toEqual([["dev", 1], ["staging", 2], ["prod", 3]]);
     expect(project.environments.map((e) => e.id)).toEqual(envs.map((e) => e.id));
 
     const keys = await t.kmsKeys.find({ projectId: project.id });

@@ -18,16 +18,22 @@ export const certificateRoutes: readonly Route[] = [
   post(cas, operations.certificateAuthorities.create),
   get(cas, operations.certificateAuthorities.list),
   get(`${cas}/{caId}`, operations.certificateAuthorities.get),
+  get(`${cas}/{caId}/crls`, operations.certificateRevocation.listCrls),
 
   post(profiles, operations.certificateProfiles.create),
   get(profiles, operations.certificateProfiles.list),
   get(`${profiles}/{id}`, operations.certificateProfiles.get),
+  get(`${profiles}/slug/{slug}`, operations.certificateProfiles.getBySlug),
+  get(`${profiles}/{id}/certificates`, operations.certificates.listByProfile),
   patch(`${profiles}/{id}`, operations.certificateProfiles.update),
   del(`${profiles}/{id}`, operations.certificateProfiles.delete),
 
   post(certificates, operations.certificates.issue),
   get(certificates, operations.certificates.list),
   get(`${certificates}/{certificateId}`, operations.certificates.get),
+  post(`${certificates}/{certificateId}/renew`, operations.certificates.renew),
+  post(`${certificates}/{certificateId}/revoke`, operations.certificates.revoke),
+  get("/api/v2/workspace/{slug}/certificates", operations.certificates.listByProject),
 
   post(jobs, operations.discovery.create),
   get(jobs, operations.discovery.list),

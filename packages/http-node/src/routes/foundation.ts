@@ -4,6 +4,7 @@ import { get, patch, post, type Route } from "./route.js";
 /** Instance set-up, sign-in, organizations, identities, projects and memberships (DESIGN.md §3). */
 export const foundationRoutes: readonly Route[] = [
   get("/api/status", operations.system.status),
+  get("/api/status/ready", operations.system.ready),
   post("/api/v1/admin/bootstrap", operations.admin.bootstrap),
   post("/api/v1/auth/login", operations.auth.login),
   post("/api/v1/auth/token/revoke", operations.auth.revokeToken),

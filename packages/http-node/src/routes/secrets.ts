@@ -23,15 +23,23 @@ export const secretRoutes: readonly Route[] = [
   post("/api/v4/secrets/batch", operations.secrets.createMany),
   patch("/api/v4/secrets/batch", operations.secrets.updateMany),
   del("/api/v4/secrets/batch", operations.secrets.deleteMany),
+  get("/api/v1/secret/{secretId}/secret-versions", operations.secrets.listVersions),
+  post("/api/v1/secret/{secretId}/secret-versions/rollback", operations.secrets.rollback),
   post("/api/v3/secrets/tags/{secretName}", operations.secrets.attachTags),
   del("/api/v3/secrets/tags/{secretName}", operations.secrets.detachTags),
 
+  get("/api/v1/workspace/{workspaceId}/environments", operations.environments.list),
+  get("/api/v1/projects/{projectId}/environments", operations.environments.list),
+  get("/api/v1/workspace/{workspaceId}/environments/{id}", operations.environments.get),
+  get("/api/v1/projects/{projectId}/environments/{id}", operations.environments.get),
   post("/api/v1/workspace/{workspaceId}/environments", operations.environments.create),
   patch("/api/v1/workspace/{workspaceId}/environments/{id}", operations.environments.update),
   del("/api/v1/workspace/{workspaceId}/environments/{id}", operations.environments.delete),
 
   post("/api/v1/folders", operations.folders.create),
   get("/api/v1/folders", operations.folders.list),
+  get("/api/v1/folders/{id}", operations.folders.get),
+  patch("/api/v1/folders/{folderId}", operations.folders.update),
   del("/api/v1/folders", operations.folders.delete),
   del("/api/v1/folders/{folderIdOrName}", operations.folders.delete),
 
@@ -41,5 +49,6 @@ export const secretRoutes: readonly Route[] = [
 
   post("/api/v1/secret-imports", operations.secretImports.create),
   get("/api/v1/secret-imports", operations.secretImports.list),
+  patch("/api/v1/secret-imports/{secretImportId}", operations.secretImports.update),
   del("/api/v1/secret-imports/{secretImportId}", operations.secretImports.delete),
 ];

@@ -1,35 +1,6 @@
 #!/usr/bin/env node
-import { createStrongroomServer, type StrongroomServer } from "./server.js";
+// The server alone, configured by environment variables only; `strongroom serve` (packages/cli)
+// is the same with flags.
+import { runServer } from "./run.js";
 
-async function main(): Promise<void> {
-  let running: StrongroomServer;
-  try {
-    running = await createStrongroomServer(process.env);
-  } catch (thrown) {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
-    process.stderr.write(`strongroom: could not start: ${message}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`strongroom listening on ${running.url}\n`);
-
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      // A second signal means the operator will not wait for the graceful path.
-      process.stderr.write(`strongroom: ${signal} again, exiting now\n`);
-      process.exit(1);
-    }
-    stopping = true;
-    running.close().then(
-      () => process.exit(0),
-      (thrown) => {
-        process.stderr.write(`strongroom: shutdown failed: ${thrown instanceof Error ? thrown.message : String(thrown)}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
-}
-
-void main();
+void runServer(process.env);

@@ -2,7 +2,8 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer } from "./listen.js";
-import type { Logger } from "../logger.js";
+import { entryWriter, jsonLinesLogger, type Logger } from "../logger.js";
+import { checkDataDir } from "./startup-checks.js";
 import { loadRootKey } from "./root-key.js";
 import { readServerSettings, type ServerEnv } from "./settings.js";
 
@@ -22,8 +23,12 @@ export interface StrongroomServerOptions {
 export async function createStrongroomServer(env: ServerEnv = process.env, options: StrongroomServerOptions = {}): Promise<StrongroomServer> {
   const settings = readServerSettings(env);
   await mkdir(settings.dataDir, { recursive: true });
+  const log = entryWriter(options.logger ?? jsonLinesLogger);
+  await checkDataDir(settings, (msg) => log({ level: "warn", time: new Date().toISOString(), msg }));
   const rootKey = await loadRootKey(settings.rootKey, settings.dataDir);
   const { storage, bus } = await openBackend(settings);
+  // The database drivers behind dynamic secrets load with the server, not with the library.
+  const { dynamicSecretProviders } = await import("@strongroom/dynamic-secrets");
 
   let strongroom: Strongroom;
   try {
@@ -31,8 +36,11 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       storage,
       bus,
       rootKey,
+      dynamicSecretProviders,
       config: {
         allowPrivateTargets: settings.allowPrivateTargets,
+        maxEventStreams: settings.maxEventStreams,
+        allowPrivateDatabases: settings.allowPrivateDatabases,
         ...(settings.smtpUrl ? { smtpUrl: settings.smtpUrl } : {}),
         ...(settings.smtpFrom ? { smtpFrom: settings.smtpFrom } : {}),
         ...(settings.webhookCaFile ? { webhookCa: await readFile(settings.webhookCaFile, "utf8") } : {}),
@@ -49,8 +57,10 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       port: settings.port,
       host: settings.host,
       rateLimit: settings.rateLimit ?? false,
+      authRateLimit: settings.authRateLimit,
+      trustedProxies: settings.trustedProxies,
       logger: options.logger,
-      shutdownTimeoutMs: options.shutdownTimeoutMs,
+      drainTimeoutMs: options.shutdownTimeoutMs ?? settings.drainTimeoutMs,
     });
     strongroom.scheduler.start(settings.schedulerTickMs);
     return { ...running, strongroom };

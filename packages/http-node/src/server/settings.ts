@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { parseRateLimit, type RateLimitOptions } from "../rate-limit.js";
+import { TrustedProxies } from "../client-address.js";
+import { parseAuthRateLimit, parseRateLimit, type RateLimitOptions } from "../rate-limit.js";
 
 /** The environment variables the server reads (DESIGN.md §10). */
 export interface ServerEnv {
@@ -9,11 +10,16 @@ export interface ServerEnv {
   DATABASE_URL?: string;
   STRONGROOM_ROOT_KEY?: string;
   STRONGROOM_ALLOW_PRIVATE_TARGETS?: string;
+  STRONGROOM_ALLOW_PRIVATE_DATABASES?: string;
   SMTP_URL?: string;
   SMTP_FROM?: string;
   STRONGROOM_WEBHOOK_CA?: string;
   STRONGROOM_RATE_LIMIT?: string;
+  STRONGROOM_AUTH_RATE_LIMIT?: string;
+  STRONGROOM_TRUSTED_PROXIES?: string;
   STRONGROOM_SCHEDULER_TICK_MS?: string;
+  STRONGROOM_DRAIN_TIMEOUT_MS?: string;
+  STRONGROOM_MAX_EVENT_STREAMS?: string;
   [name: string]: string | undefined;
 }
 
@@ -25,14 +31,24 @@ export interface ServerSettings {
   postgresUrl?: string;
   rootKey?: string;
   allowPrivateTargets: boolean;
+  /** Dynamic secrets may connect to databases at private and loopback addresses. */
+  allowPrivateDatabases: boolean;
   smtpUrl?: string;
   /** Sender of alert e-mails. */
   smtpFrom?: string;
   /** Path of a PEM file of extra CAs trusted for alert webhooks. */
   webhookCaFile?: string;
   rateLimit?: RateLimitOptions;
+  /** Anonymous auth routes per client address; on by default (20 per minute, burst 10). */
+  authRateLimit: RateLimitOptions | false;
+  /** Proxies whose X-Forwarded-For names the client (DESIGN.md §11); default none. */
+  trustedProxies: TrustedProxies;
   /** How often the node looks for due scheduled jobs (each period runs on one node only). */
   schedulerTickMs: number;
+  /** Longest a drain (SIGTERM) lasts before requests still running are cut off. */
+  drainTimeoutMs: number;
+  /** Event streams open at once on the node; past it, 503 with Retry-After. */
+  maxEventStreams: number;
 }
 
 /** Reads and checks the environment; throws with the variable's name when a value is unusable. */
@@ -50,11 +66,16 @@ export function readServerSettings(env: ServerEnv): ServerSettings {
     postgresUrl: databaseUrl || undefined,
     rootKey: env.STRONGROOM_ROOT_KEY?.trim() || undefined,
     allowPrivateTargets: env.STRONGROOM_ALLOW_PRIVATE_TARGETS?.trim().toLowerCase() === "true",
+    allowPrivateDatabases: env.STRONGROOM_ALLOW_PRIVATE_DATABASES?.trim().toLowerCase() === "true",
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     smtpFrom: env.SMTP_FROM?.trim() || undefined,
     webhookCaFile: env.STRONGROOM_WEBHOOK_CA?.trim() || undefined,
     rateLimit: env.STRONGROOM_RATE_LIMIT?.trim() ? parseRateLimit(env.STRONGROOM_RATE_LIMIT) : undefined,
+    authRateLimit: parseAuthRateLimit(env.STRONGROOM_AUTH_RATE_LIMIT),
+    trustedProxies: TrustedProxies.parse(env.STRONGROOM_TRUSTED_PROXIES),
     schedulerTickMs: positiveInteger(env.STRONGROOM_SCHEDULER_TICK_MS, "STRONGROOM_SCHEDULER_TICK_MS", 30_000),
+    drainTimeoutMs: positiveInteger(env.STRONGROOM_DRAIN_TIMEOUT_MS, "STRONGROOM_DRAIN_TIMEOUT_MS", 10_000),
+    maxEventStreams: positiveInteger(env.STRONGROOM_MAX_EVENT_STREAMS, "STRONGROOM_MAX_EVENT_STREAMS", 20_000),
   };
 }
 

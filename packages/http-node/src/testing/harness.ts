@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStrongroom, generateRootKey, ManualClock, type Strongroom } from "@strongroom/core";
 import type { StrongroomStorage as Storage } from "@strongroom/core/storage";
+import { dynamicSecretProviders } from "@strongroom/dynamic-secrets";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
 import { createHandler, type HandlerOptions } from "../handler.js";
@@ -66,7 +67,13 @@ function assertConforms(strongroom: Strongroom, method: string, path: string, st
 export async function startApi(backend: Backend = "sqlite", clockStart = new Date(), handler: Omit<HandlerOptions, "logger"> = {}): Promise<TestApi> {
   const { storage, cleanup } = await openStorage(backend);
   const clock = new ManualClock(clockStart);
-  const strongroom = await createStrongroom({ storage, rootKey: generateRootKey(), clock, config: { allowPrivateTargets: true } });
+  const strongroom = await createStrongroom({
+    storage,
+    rootKey: generateRootKey(),
+    clock,
+    dynamicSecretProviders,
+    config: { allowPrivateTargets: true, allowPrivateDatabases: true },
+  });
   const logs: string[] = [];
   const server: Server = createServer(createHandler(strongroom, { ...handler, logger: (line: string) => logs.push(line) }));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

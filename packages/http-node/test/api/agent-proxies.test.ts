@@ -80,8 +80,12 @@ describe.each(backends)("agent proxies API on %s", (backend) => {
   });
 
   maybe("refuses unparseable allowedHosts with 400 naming the item", async () => {
-    const res = expectError(await register({ name: "bad", allowedHosts: "ok.example.com, https://x.example.com" }), 400, "BadRequest");
-    expect(res.message).toContain("https://x.example.com");
+    const res = expectError(await register({ name: "bad", allowedHosts: "ok.example.com, x y.example.com" }), 400, "BadRequest");
+    expect(res.message).toContain("x y.example.com");
+    expect(JSON.stringify(expectError(await register({ name: "bad", allowedHosts: "ok.example.com, https://x.example.com" }), 422).message)).toContain("https://x.example.com");
+    expectError(await register({ name: "bad", allowedHosts: "ok.example.com/admin" }), 422, "ValidationFailure");
+    const tidy = await register({ name: "tidy", allowedHosts: " a.example.com , b.example.com " });
+    expect(tidy.body.proxy.allowedHosts).toBe("a.example.com , b.example.com");
     expectError(await register({ name: "bad", allowedHosts: "*" }), 400);
   });
 
@@ -142,7 +146,10 @@ describe.each(backends)("agent proxies API on %s", (backend) => {
     expect(shown.rootCaFingerprint).toBe(expectedFingerprint(ca));
     expect(shown.rootCaFingerprint).toMatch(/^SHA256:([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
     expect(Date.parse(shown.rootCaExpiresAt)).toBeGreaterThan(api.clock.now().getTime());
-    expect(shown.heartbeat).toBeNull();
+    // Enrolling is the first check-in: healthy at once, not only after the first poll.
+    expect(shown).toMatchObject({ heartbeat: api.clock.now().toISOString(), isHealthy: true });
+    api.clock.advance(3 * 20_000);
+    expect((await view(registered.id)).isHealthy).toBe(false);
 
     expectError(await enroll(registered.token, ca), 401, "UnauthorizedError");
   });
@@ -198,6 +205,7 @@ describe.each(backends)("agent proxies API on %s", (backend) => {
 
   maybe("records heartbeats and reports health against 3 × pollInterval", async () => {
     const proxy = await enrolledProxy(api, admin, { name: "beating", pollInterval: 10 });
+    api.clock.advance(30_000);
     expect((await view(proxy.id)).isHealthy).toBe(false);
     const beat = await api.request("POST", "/api/v1/agent-vault/proxy/heartbeat", { token: proxy.accessToken });
     expect(beat.status).toBe(200);

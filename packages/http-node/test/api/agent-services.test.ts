@@ -89,6 +89,12 @@ describe.each(backends)("proxied services API on %s", (backend) => {
     expectError(await create({ name: "m".repeat(65) }), 422);
 
     expectError(await create({ name: unique(), hostPattern: "" }), 422);
+    expectError(await create({ name: unique(), hostPattern: "   " }), 422);
+    // A URL is not a host pattern: a path or a scheme is malformed input.
+    expect(JSON.stringify(expectError(await create({ name: unique(), hostPattern: "api.github.com/v1" }), 422, "ValidationFailure").message)).toMatch(/path/);
+    expect(JSON.stringify(expectError(await create({ name: unique(), hostPattern: "https://api.github.com" }), 422).message)).toMatch(/scheme/);
+    const trimmed = await create({ name: unique(), hostPattern: "  api.github.com, uploads.github.com\n" });
+    expect(trimmed.body.service.hostPattern).toBe("api.github.com, uploads.github.com");
     expect((await create({ name: unique(), hostPattern: "a" })).status).toBe(200);
     expect((await create({ name: unique(), hostPattern: hostListOfLength(255) })).status).toBe(200);
     expectError(await create({ name: unique(), hostPattern: hostListOfLength(256) }), 422);
@@ -99,7 +105,7 @@ describe.each(backends)("proxied services API on %s", (backend) => {
   });
 
   maybe("refuses bad host patterns, credentials and value sources with 400", async () => {
-    expect(expectError(await create({ name: unique(), hostPattern: "https://api.github.com" }), 400, "BadRequest").message).toMatch(/scheme/);
+    expectError(await create({ name: unique(), hostPattern: "a b" }), 400, "BadRequest");
     expectError(await create({ name: unique(), hostPattern: "*" }), 400);
     expect(expectError(await create({ name: unique(), credentials: [{ secretKey: "GITHUB_TOKEN" }] }), 400).message).toMatch(/credentials\[0\]/);
     expectError(await create({ name: unique(), credentials: [bearer, { ...bearer, headerName: "authorization" }] }), 400);
@@ -158,7 +164,8 @@ describe.each(backends)("proxied services API on %s", (backend) => {
     expect((await patch(service.id, { hostPattern: "a" })).body.service.hostPattern).toBe("a");
     expect((await patch(service.id, { hostPattern: hostListOfLength(255) })).status).toBe(200);
     expectError(await patch(service.id, { hostPattern: hostListOfLength(256) }), 422);
-    expectError(await patch(service.id, { hostPattern: "api.github.com/v3" }), 400);
+    expectError(await patch(service.id, { hostPattern: "api.github.com/v3" }), 422, "ValidationFailure");
+    expectError(await patch(service.id, { hostPattern: "*" }), 400, "BadRequest");
     expectError(await patch(service.id, { credentials: [] }), 422);
     expectError(await patch(service.id, { isEnabled: "yes" }), 422);
   });

@@ -187,6 +187,10 @@ describe.each(backends)("certificate alerts on %s", (backend) => {
     expect((await s.ok("GET", `${ALERTS}${q({ projectId: project.id, offset: 1, limit: 1 })}`)).alerts.map((a: any) => a.name)).toEqual(["b"]);
     expectError(await s.send("POST", `${ALERTS}/${listed.alerts[1].id}/evaluate`), 400);
     expectError(await s.send("POST", `${ALERTS}/00000000-0000-4000-8000-000000000000/evaluate`), 404);
+    // An id the server could never have minted is a malformed request, on every alert route.
+    for (const [method, suffix] of [["GET", ""], ["PATCH", ""], ["DELETE", ""], ["POST", "/evaluate"]]) {
+      expectError(await s.send(method, `${ALERTS}/not-a-uuid${suffix}`, method === "PATCH" ? { name: "x" } : undefined), 422, "ValidationFailure");
+    }
     expectError(await s.send("POST", ALERTS, { projectId: project.id, name: "a", eventType: "expiration", alertBefore: "30d", channels: [emailChannel()] }), 400);
     expectError(await s.send("POST", ALERTS, { projectId: project.id, name: "z", eventType: "expiration", alertBefore: "30d", channels: [] }), 422);
   });

@@ -155,6 +155,8 @@ describe.each(backends)("event subscriptions on %s", (backend) => {
           permissions: [
             { subject: "secret-events", action: ["subscribe-on-created", "subscribe-on-deleted"], conditions: { environment: "dev", secretPath: { $glob: "/apps/*" } } },
             { subject: "secret-events", action: "subscribe-on-created", conditions: { secretName: { $glob: "INTERNAL_*" } }, inverted: true },
+            // An event naming a secret reaches only who may describe it.
+            { subject: "secrets", action: "describeSecret" },
           ],
         },
       }),

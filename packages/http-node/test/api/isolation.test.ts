@@ -11,6 +11,7 @@ const NOT_TENANT_SCOPED = new Set([
   "auth.login",
   "auth.universalAuthLogin",
   "auth.revokeToken",
+  "auth.renewToken",
   "organizations.create",
   "agentProxies.enroll",
 ]);
@@ -20,6 +21,8 @@ interface Fixture {
   values: Record<string, string>;
   /** Values by `{id}` route prefix, where the name alone is ambiguous. */
   ids: [prefix: string, id: string][];
+  /** Values of a named param under a route prefix, where the same name means another thing there. */
+  scoped: [prefix: string, name: string, value: string][];
   /** Organization A's data that no outsider may ever see in an answer. */
   markers: string[];
 }
@@ -44,10 +47,34 @@ async function buildOrganizationA(api: TestApi, world: World): Promise<Fixture> 
     body: { projectId: project.id, environment: "dev", secretPath: "/", name: "IsoService-A", hostPattern: "api.iso-a.test", credentials: [{ secretKey: "ISO_SECRET", headerName: "x-api-key" }] },
   });
   const environmentId = project.environments[0].id;
+  const folder = await api.request("POST", "/api/v1/folders", { token, body: { projectId: project.id, environment: "dev", name: "iso-folder" } });
+  await api.request("POST", "/api/v1/folders", { token, body: { projectId: project.id, environment: "prod", name: "iso-shared" } });
+  const secretImport = await api.request("POST", "/api/v1/secret-imports", {
+    token,
+    body: { projectId: project.id, environment: "dev", path: "/", import: { environment: "prod", path: "/iso-shared" } },
+  });
+  const secretRow = await api.request("GET", `/api/v4/secrets/ISO_SECRET?projectId=${project.id}&environment=dev`, { token });
+  const pki = await createProject(api, token, { projectName: "IsoPki-A", slug: "iso-pki-a", type: "cert-manager" });
+  const ca = await api.request("POST", "/api/v1/cert-manager/ca/internal", {
+    token,
+    body: { projectId: pki.id, name: "iso-ca-a", type: "root", commonName: "IsoCa-A", keyAlgorithm: "EC_prime256v1", ttlDays: 30 },
+  });
+  const profile = await api.request("POST", "/api/v1/cert-manager/certificate-profiles", {
+    token,
+    body: { projectId: pki.id, slug: "iso-profile-a", issuerType: "ca", caId: ca.body?.ca?.id, defaults: { ttlDays: 5 } },
+  });
+  const issued = await api.request("POST", "/api/v1/cert-manager/certificates", {
+    token,
+    body: { profileId: profile.body?.certificateProfile?.id, attributes: { commonName: "iso-cert-a.test" } },
+  });
   const keys = await createProject(api, token, { projectName: "IsoKeys-A", type: "kms" });
   const key = await api.request("POST", "/api/v1/kms/keys", { token, body: { projectId: keys.id, name: "iso-key-a", description: "IsoKeyDescription-A" } });
+  const clientSecrets = await api.request("GET", `/api/v1/auth/universal-auth/identities/${bot.identityId}/client-secrets`, { token });
+  const orgMembers = await api.request("GET", `/api/v2/organizations/${world.admin.orgId}/memberships`, { token });
+  const orgMembership = orgMembers.body?.users?.find((u: { user: { email: string } }) => u.user.email === member.email)?.id ?? project.id;
   const values: Record<string, string> = {
     projectId: project.id,
+    clientSecretId: clientSecrets.body?.clientSecretData?.[0]?.id ?? project.id,
     workspaceId: project.id,
     projectSlug: project.slug,
     workspaceSlug: project.slug,
@@ -68,20 +95,30 @@ async function buildOrganizationA(api: TestApi, world: World): Promise<Fixture> 
     folderIdOrName: environmentId,
     keyId: key.body?.key?.id ?? project.id,
     keyName: "iso-key-a",
+    folderId: folder.body?.folder?.id ?? project.id,
+    secretImportId: secretImport.body?.secretImport?.id ?? project.id,
+    secretId: secretRow.body?.secret?.id ?? project.id,
+    caId: ca.body?.ca?.id ?? project.id,
+    certificateId: issued.body?.certificate?.certificateId ?? project.id,
+    slug: pki.slug,
   };
   return {
     values,
     ids: [
       ["/api/v2/identity-project-additional-privilege", privilege.body?.privilege?.id ?? project.id],
       ["/api/v1/workspace", environmentId],
+      ["/api/v1/folders", values.folderId],
+      ["/api/v1/cert-manager/certificate-profiles", profile.body?.certificateProfile?.id ?? project.id],
     ],
-    markers: ["IsoProject-A", "iso-secret-value-A", "iso-bot-a", "IsoRole-A", "IsoTag-A", "IsoProxy-A", "IsoService-A", "iso-member@acme.test", "iso-key-a", "IsoKeyDescription-A"],
+    scoped: [["/api/v2/organizations", "membershipId", orgMembership]],
+    markers: ["IsoProject-A", "iso-secret-value-A", "iso-bot-a", "IsoRole-A", "IsoTag-A", "IsoProxy-A", "IsoService-A", "iso-member@acme.test", "iso-key-a", "IsoKeyDescription-A", "iso-folder", "IsoPki-A", "IsoCa-A", "iso-profile-a", "iso-cert-a.test"],
   };
 }
 
 function requestFor(route: Route, fixture: Fixture) {
   const param = (name: string) =>
-    name === "id" ? (fixture.ids.find(([prefix]) => route.path.startsWith(prefix))?.[1] ?? fixture.values.projectId) : (fixture.values[name] ?? fixture.values.projectId);
+    fixture.scoped.find(([prefix, scopedName]) => scopedName === name && route.path.startsWith(prefix))?.[2] ??
+    (name === "id" ? (fixture.ids.find(([prefix]) => route.path.startsWith(prefix))?.[1] ?? fixture.values.projectId) : (fixture.values[name] ?? fixture.values.projectId));
   const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(param(name)));
   const query = new URLSearchParams();
   for (const key of queryKeys(route)) if (fixture.values[key]) query.set(key, fixture.values[key]);

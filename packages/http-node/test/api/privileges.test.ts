@@ -183,15 +183,18 @@ describe.each(backends)("custom roles and identity privileges on %s", (backend) 
     expect(role.status).toBe(200);
     const lead = await createIdentity(api, world.admin.token, world.admin.orgId, "lead");
     await api.request("POST", `/api/v2/workspace/${project.id}/identity-memberships/${lead.identityId}`, { token: world.admin.token, body: { role: "app-lead" } });
+    // A fresh target: the lead may only change the privileges of an identity holding nothing it lacks.
+    const fresh = await createIdentity(api, world.admin.token, world.admin.orgId, "fresh");
+    await api.request("POST", `/api/v2/workspace/${project.id}/identity-memberships/${fresh.identityId}`, { token: world.admin.token, body: { role: "no-access" } });
 
     const within = await api.request("POST", "/api/v2/identity-project-additional-privilege", {
       token: lead.token,
-      body: { identityId: bot.identityId, projectId: project.id, permissions: [{ subject: "secrets", action: ["read"], conditions: { environment: "dev", secretPath: { $glob: "/apps/*" } } }] },
+      body: { identityId: fresh.identityId, projectId: project.id, permissions: [{ subject: "secrets", action: ["read"], conditions: { environment: "dev", secretPath: { $glob: "/apps/*" } } }] },
     });
     expect(within.status).toBe(200);
     const beyond = await api.request("POST", "/api/v2/identity-project-additional-privilege", {
       token: lead.token,
-      body: { identityId: bot.identityId, projectId: project.id, permissions: [{ subject: "secrets", action: ["read"], conditions: { environment: "dev", secretPath: { $glob: "/apps/**" } } }] },
+      body: { identityId: fresh.identityId, projectId: project.id, permissions: [{ subject: "secrets", action: ["read"], conditions: { environment: "dev", secretPath: { $glob: "/apps/**" } } }] },
     });
     const body = expectError(beyond, 403, "PermissionBoundaryError");
     expect(body.details.missingPermissions.length).toBeGreaterThan(0);

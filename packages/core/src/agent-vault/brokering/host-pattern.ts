@@ -1,10 +1,13 @@
+import { z } from "zod";
 import { BadRequestError } from "../../kernel/errors.js";
 import { normalizeHost, parseHost } from "../../net/host-name.js";
+import { isIcannPublicSuffix } from "../../net/public-suffix.js";
 
 /**
  * Host patterns of proxied services and of an agent proxy's `allowedHosts` (DESIGN.md §7):
  * `api.example.com`, `*.example.com` (exactly one label), either with an optional `:port`,
- * IPv4 literals and bracketed IPv6 literals.
+ * IPv4 literals and bracketed IPv6 literals. A wildcard over a public suffix of the ICANN section
+ * (`*.com`, `*.co.uk`) is refused, and a stored one grants nothing.
  */
 export interface HostPattern {
   /** The item as written, for messages. */
@@ -43,6 +46,38 @@ export function parseHostPatterns(text: string): HostPattern[] {
     throw new BadRequestError(`Invalid host pattern ${where}: ${parsed.problem}`, { item: index + 1, pattern: item });
   });
 }
+
+/** A list as it is stored: without the blanks around it (those between items are the writer's layout, and parsing ignores them). */
+export const tidyHostPatterns = (text: string): string => text.trim();
+
+/**
+ * Why a list is a URL rather than host patterns (a scheme or a path in an item), or null. Such
+ * input is malformed rather than a bad host, so it is refused with the request's shape (422).
+ */
+export function urlPartProblem(text: string): string | null {
+  for (const item of splitItems(text)) {
+    if (item.includes("://")) return `"${item}" includes a scheme; a host pattern names a host, as in api.example.com`;
+    if (item.includes("/")) return `"${item}" includes a path; a host pattern names a host, as in api.example.com`;
+  }
+  return null;
+}
+
+/**
+ * A host-pattern list field: trimmed item by item, no scheme or path (422); the rest of the
+ * syntax is checked by `parseHostPatterns` (400 naming the bad item).
+ */
+export const hostPatternField = (maxLength: number) =>
+  z
+    .string()
+    .max(maxLength)
+    .superRefine((text, ctx) => {
+      const problem = urlPartProblem(text);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .transform(tidyHostPatterns);
+
+/** What makes two patterns the same: the canonical host, whether it is a wildcard, and the port. */
+export const hostPatternKey = (pattern: HostPattern): string => `${pattern.wildcard ? "*." : ""}${pattern.host}:${pattern.port ?? ""}`;
 
 const compiledCache = new Map<string, readonly HostPattern[]>();
 const COMPILED_CACHE_LIMIT = 4096;
@@ -141,6 +176,10 @@ function readPattern(item: string): PatternParse {
   const parsed = parseHost(hostText);
   if ("problem" in parsed) return parsed;
   if (wildcard && parsed.host.kind !== "dns") return { problem: "a wildcard cannot stand in front of an IP address" };
+  // `*.com` would hand a credential to any domain anyone can register under it (DESIGN.md §11).
+  if (wildcard && isIcannPublicSuffix(parsed.host.name)) {
+    return { problem: `'${parsed.host.name}' is a public suffix: a wildcard over it would match domains anyone can register; name your domain, as in *.example.${parsed.host.name}` };
+  }
   return { pattern: { text: item, wildcard, host: parsed.host.name, port } };
 }
 

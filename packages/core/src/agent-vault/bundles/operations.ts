@@ -8,12 +8,22 @@ import { checkGrantees, isGrantee, uniqueGrants } from "./grants.js";
 import { bundleRepository } from "./repository.js";
 import { accessBundleSchema, bundleOutput, bundleRefInput, createBundleInput, listBundlesInput, updateBundleInput } from "./schemas.js";
 import { bundleProjectScope, bundleScope } from "./scope.js";
-import { bundleServices, canReadServices, locateProjectServices, requireOnServices, uniqueIds } from "./services.js";
+import { rebundles } from "../services/redirects.js";
+import {
+  assertDistinctHostPatterns,
+  bundleServices,
+  canReadServices,
+  locateProjectServices,
+  requireCredentialReadsOf,
+  requireOnServices,
+  uniqueIds,
+} from "./services.js";
 import { toBundleObject } from "./view.js";
 
 /**
  * Access bundles. Managing one takes the matching `proxied-services` action on every service it
  * holds (before and after a change): a bundle hands those services' credentials to its grantees.
+ * Choosing its services or grantees also takes `readValue` on every secret those credentials use.
  * Grantees may read the bundles granted to them, so they can open sessions on them.
  */
 
@@ -35,6 +45,8 @@ export const accessBundleOperations = {
       const serviceIds = uniqueIds(input.serviceIds);
       const located = await locateProjectServices(ctx, project.id, serviceIds);
       requireOnServices(access, "create", located);
+      assertDistinctHostPatterns(located);
+      await requireCredentialReadsOf(ctx, access, located);
       const grants = uniqueGrants(input.grants);
       await checkGrantees(ctx, project.orgId, grants);
       await assertNameFree(ctx, project.id, input.name);
@@ -96,9 +108,14 @@ export const accessBundleOperations = {
     async run(ctx, _actor, input, { bundle, access, located }) {
       requireOnServices(access, "edit", located);
       const serviceIds = input.serviceIds && uniqueIds(input.serviceIds);
-      if (serviceIds) requireOnServices(access, "edit", await locateProjectServices(ctx, bundle.projectId, serviceIds));
+      const services = serviceIds ? await locateProjectServices(ctx, bundle.projectId, serviceIds) : located;
+      if (serviceIds) {
+        requireOnServices(access, "edit", services);
+        assertDistinctHostPatterns(services);
+      }
       const grants = input.grants && uniqueGrants(input.grants);
       if (grants) await checkGrantees(ctx, bundle.orgId, grants);
+      if (rebundles(bundle, { serviceIds, grants })) await requireCredentialReadsOf(ctx, access, services);
       if (input.name !== undefined && input.name !== bundle.name) await assertNameFree(ctx, bundle.projectId, input.name);
       const updated = await ctx.repo(bundleRepository).update(bundle.id, {
         name: input.name ?? bundle.name,

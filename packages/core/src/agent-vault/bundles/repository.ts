@@ -1,9 +1,18 @@
-import { defineRepository } from "../../kernel/context.js";
+import { leaseRepository } from "../../dynamic-secrets/leases/repository.js";
+import { defineRepository, type Context } from "../../kernel/context.js";
 import { tablesOf } from "../../storage/table.js";
 import { sessionRepository } from "../sessions/repository.js";
 import { agentVaultTables, type BundleRow } from "../tables.js";
 
 export type BundleChanges = Pick<BundleRow, "name" | "description" | "serviceIds" | "grants" | "updatedAt">;
+
+/**
+ * Leases held for services a bundle no longer grants go to the expiry job; a proxy that still
+ * brokers such a service through another bundle gets a new lease on its next use.
+ */
+async function releaseServices(tx: Context, serviceIds: readonly string[], reason: string): Promise<void> {
+  await tx.repo(leaseRepository).release({ serviceIds }, reason);
+}
 
 export const bundleRepository = defineRepository("agent-vault.bundles", (ctx) => {
   const t = tablesOf(ctx.storage, agentVaultTables);
@@ -19,15 +28,27 @@ export const bundleRepository = defineRepository("agent-vault.bundles", (ctx) =>
 
     /** The bundle as changed; undefined when it is gone. */
     async update(id: string, changes: BundleChanges): Promise<BundleRow | undefined> {
-      await t.agentAccessBundles.update({ id }, changes);
-      return t.agentAccessBundles.get(id);
+      return ctx.withTransaction(async (tx) => {
+        const w = tablesOf(tx.storage, agentVaultTables);
+        const [before] = await w.agentAccessBundles.find({ id }, { forUpdate: true });
+        await w.agentAccessBundles.update({ id }, changes);
+        if (before) await releaseServices(tx, before.serviceIds.filter((s) => !changes.serviceIds.includes(s)), "its service left the access bundle");
+        return w.agentAccessBundles.get(id);
+      });
     },
 
     /** Deletes a bundle and ends the sessions opened on it, in one transaction. */
     remove: (bundle: BundleRow, at: string): Promise<void> =>
       ctx.withTransaction(async (tx) => {
         await tx.repo(sessionRepository).revokeOfBundle(bundle.id, at);
+        await releaseServices(tx, bundle.serviceIds, "its access bundle was deleted");
         await tablesOf(tx.storage, agentVaultTables).agentAccessBundles.delete({ id: bundle.id });
+      }),
+
+    /** Part of a project deletion: its bundles go, and the sessions opened on them end. */
+    removeOfProject: (projectId: string, at: string): Promise<void> =>
+      ctx.withTransaction(async (tx) => {
+        for (const bundle of await tablesOf(tx.storage, agentVaultTables).agentAccessBundles.find({ projectId })) await tx.repo(bundleRepository).remove(bundle, at);
       }),
 
     /** Takes removed services out of the bundles of their projects (the cascade of a service deletion). */

@@ -1,6 +1,8 @@
 import type { ProjectAccess } from "../../access/project-access.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
+import { compileHostPatterns, hostPatternKey } from "../brokering/host-pattern.js";
+import { requireCredentialReads } from "../services/credential-sources.js";
 import { serviceLocation, servicePermissionObject, type ServiceLocation } from "../services/location.js";
 import { serviceRepository } from "../services/repository.js";
 import type { BundleRow, ServiceRow } from "../tables.js";
@@ -54,4 +56,38 @@ export function requireOnServices(access: ProjectAccess, action: string, located
 export function canReadServices(access: ProjectAccess, located: readonly LocatedService[]): boolean {
   if (located.length === 0) return access.can("read", "proxied-services");
   return located.every(({ location }) => access.can("read", "proxied-services", servicePermissionObject(location)));
+}
+
+/**
+ * Pairs of a bundle's services that claim the same host (the same normalized pattern): the
+ * proxy could not tell which one's credentials a request to it should carry. Overlapping but
+ * different patterns (a wildcard and an exact host) are fine: §7's precedence decides. Pure.
+ */
+export function hostPatternClashes(services: readonly Pick<ServiceRow, "id" | "name" | "hostPattern">[]): string[] {
+  const owners = new Map<string, Pick<ServiceRow, "id" | "name">>();
+  const clashes: string[] = [];
+  for (const service of services) {
+    for (const pattern of compileHostPatterns(service.hostPattern)) {
+      const key = hostPatternKey(pattern);
+      const owner = owners.get(key);
+      if (owner === undefined) owners.set(key, service);
+      else if (owner.id !== service.id) clashes.push(`'${owner.name}' and '${service.name}' both claim ${pattern.text}`);
+    }
+  }
+  return clashes;
+}
+
+/** 400 when two services of a bundle claim the same host pattern. */
+export function assertDistinctHostPatterns(located: readonly LocatedService[]): void {
+  const clashes = hostPatternClashes(located.map(({ service }) => service));
+  if (clashes.length) throw new BadRequestError(`A bundle cannot hold two services with the same host pattern: ${clashes.join("; ")}`);
+}
+
+/**
+ * 403 unless the actor may `readValue` every secret the credentials of these services use: a
+ * bundle hands them to its grantees, so choosing its services or grantees is as strong as reading.
+ */
+export async function requireCredentialReadsOf(ctx: Context, access: ProjectAccess, located: readonly LocatedService[]): Promise<void> {
+  const credentials = await ctx.repo(serviceRepository).credentialsOf(located.map(({ service }) => service.id));
+  for (const { service, location } of located) await requireCredentialReads(ctx, access, location, credentials.get(service.id) ?? []);
 }

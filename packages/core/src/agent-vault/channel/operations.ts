@@ -42,7 +42,7 @@ export const agentProxyChannelOperations = {
       return ctx.withTransaction(async (tx) => {
         const proxy = await consumeEnrollmentToken(tx, tokenRow, now);
         await revokeTokensOf(tx, "agent-proxy", proxy.id);
-        await tx.repo(proxyRepository).recordRootCa(proxy.id, ca, now.toISOString());
+        await tx.repo(proxyRepository).recordEnrollment(proxy.id, ca, now.toISOString());
         const subject = { actorType: "agent-proxy" as const, actorId: proxy.id, orgId: proxy.orgId };
         const { token } = await issueAccessToken(tx, subject, PROXY_TOKEN_IDLE_TTL_SECONDS);
         return { proxyId: proxy.id, name: proxy.name, accessToken: token, config: toSettings(proxy) };

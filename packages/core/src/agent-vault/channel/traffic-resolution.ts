@@ -1,5 +1,6 @@
 import { accessRepository } from "../../access/repository.js";
 import type { Context } from "../../kernel/context.js";
+import { BadRequestError } from "../../kernel/errors.js";
 import { decideTraffic, type TrafficPolicy, type TrafficService } from "../brokering/traffic.js";
 import { credentialValues } from "../services/credential-sources.js";
 import { serviceLocation, type ServiceLocation } from "../services/location.js";
@@ -35,6 +36,12 @@ async function locateGranted(ctx: Context, rows: readonly ServiceRow[], granted:
   return locations;
 }
 
+/** A dynamic credential whose lease cannot be made (the database refuses, the limit is reached) has no value now. */
+function unavailable(error: unknown): { missing: string } {
+  if (error instanceof BadRequestError) return { missing: error.message };
+  throw error;
+}
+
 export async function resolveTraffic(ctx: Context, proxy: ProxyRow, bundle: BundleRow, request: TrafficRequest): Promise<ResolveDecision> {
   const services = ctx.repo(serviceRepository);
   const rows = await services.enabledOfOrganization(proxy.orgId);
@@ -63,7 +70,10 @@ export async function resolveTraffic(ctx: Context, proxy: ProxyRow, bundle: Bund
   const service = decision.service.row;
   const definitions = decision.credentials.map(definitionOf);
   const project = await ctx.repo(accessRepository).projectById(service.projectId);
-  const resolved = project && (await credentialValues(ctx, project, locations.get(service.id)!.folder, definitions));
+  const resolved = project && (await credentialValues(ctx, project, locations.get(service.id)!.folder, definitions, proxy, service.id).catch(unavailable));
+  if (resolved && "missing" in resolved) {
+    ctx.log({ level: "warn", msg: "agent proxy: a credential has no value", proxyId: proxy.id, serviceId: service.id, reason: resolved.missing });
+  }
   if (!resolved || "missing" in resolved) {
     // The agent sees this message: it names the service, never which secret is missing.
     return { action: "deny", status: 502, reason: "credential-unavailable", message: `Proxied service '${service.name}' has a credential without a value` };

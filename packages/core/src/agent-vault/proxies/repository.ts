@@ -1,3 +1,4 @@
+import { leaseRepository } from "../../dynamic-secrets/leases/repository.js";
 import { defineRepository, type Context } from "../../kernel/context.js";
 import { tablesOf } from "../../storage/table.js";
 import { revokeTokensOf } from "../../tenancy/auth/tokens.js";
@@ -39,9 +40,12 @@ export const proxyRepository = defineRepository("agent-vault.proxies", (ctx) => 
         return proxy;
       }),
 
-    /** Records the root CA a proxy enrolled with. */
-    recordRootCa: async (id: string, ca: RootCaFacts, at: string): Promise<void> => {
-      await t.agentProxies.update({ id }, { rootCaFingerprint: ca.fingerprint, rootCaExpiresAt: ca.expiresAt, updatedAt: at });
+    /**
+     * Records the root CA a proxy enrolled with. Enrolling is the proxy's first check-in: it is
+     * running at that moment, so it shows healthy at once rather than after its first poll.
+     */
+    recordEnrollment: async (id: string, ca: RootCaFacts, at: string): Promise<void> => {
+      await t.agentProxies.update({ id }, { rootCaFingerprint: ca.fingerprint, rootCaExpiresAt: ca.expiresAt, heartbeat: at, updatedAt: at });
     },
 
     /**
@@ -56,13 +60,17 @@ export const proxyRepository = defineRepository("agent-vault.proxies", (ctx) => 
         await w.agentProxies.update({ id }, { heartbeat: null, rootCaFingerprint: null, rootCaExpiresAt: null, updatedAt: at });
       }),
 
-    /** Deletes a proxy, in one transaction: its tokens stop working and the sessions bound to it end. */
+    /**
+     * Deletes a proxy, in one transaction: its tokens stop working, the sessions bound to it end,
+     * and the dynamic-secret leases held for it go to the expiry job for revocation.
+     */
     remove: (id: string, at: string): Promise<void> =>
       ctx.withTransaction(async (tx) => {
         await revokeTokensOf(tx, "agent-proxy", id);
         const w = tablesOf(tx.storage, agentVaultTables);
         await w.agentProxyEnrollmentTokens.delete({ proxyId: id });
         await tx.repo(sessionRepository).revokeBoundTo(id, at);
+        await tx.repo(leaseRepository).release({ proxyId: id }, "its agent proxy was deleted");
         await w.agentProxies.delete({ id });
       }),
 

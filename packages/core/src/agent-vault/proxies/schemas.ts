@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { queryParam } from "../../kernel/schemas.js";
 import { isoDateTime, uuid } from "../../kernel/schemas.js";
+import { hostPatternField } from "../brokering/host-pattern.js";
 
 /** Request and response shapes of agent proxies (SPEC.md "Agent proxy (admin view)", "Agent proxies"). */
 
@@ -8,12 +9,10 @@ export const TRAFFIC_POLICIES = ["any-host", "bundle-hosts"] as const;
 
 export const proxyName = z.string().trim().min(1).max(64);
 export const trafficPolicy = z.enum(TRAFFIC_POLICIES);
-/** Blank means none: stored as null. Host-pattern syntax is checked by the operation (400). */
-export const allowedHosts = z
-  .string()
-  .max(1024)
+/** Blank means none: stored as null. */
+export const allowedHosts = hostPatternField(1024)
   .nullable()
-  .transform((value) => (value === null || value.trim() === "" ? null : value));
+  .transform((value) => (value === null || value === "" ? null : value));
 export const pollInterval = z.number().int().min(10).max(300);
 
 /** SPEC.md: every field required, no other properties. */

@@ -5,8 +5,9 @@ import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
 import { validateCredentials } from "../brokering/credentials.js";
 import { parseHostPatterns } from "../brokering/host-pattern.js";
-import { checkCredentialSources } from "./credential-sources.js";
+import { checkCredentialSources, requireCredentialReads } from "./credential-sources.js";
 import type { ServiceLocation } from "./location.js";
+import { redirects } from "./redirects.js";
 import { serviceRepository } from "./repository.js";
 import {
   createServiceInput,
@@ -107,6 +108,11 @@ export const proxiedServiceOperations = {
       if (input.hostPattern !== undefined) parseHostPatterns(input.hostPattern);
       const definitions = input.credentials && validateCredentials(input.credentials);
       if (definitions) await checkCredentialSources(ctx, access, location, definitions);
+      else if (redirects(service, input)) {
+        // The credentials stay, but where they go changes: as strong as reading them.
+        const kept = (await ctx.repo(serviceRepository).credentialsOf([service.id])).get(service.id) ?? [];
+        await requireCredentialReads(ctx, access, location, kept);
+      }
       if (input.name !== undefined && input.name !== service.name) await assertNameFree(ctx, location, input.name);
       const changes = {
         name: input.name ?? service.name,

@@ -1,3 +1,4 @@
+import { leaseRepository } from "../../dynamic-secrets/leases/repository.js";
 import { defineRepository, type Context } from "../../kernel/context.js";
 import { newId } from "../../kernel/ids.js";
 import { tablesOf } from "../../storage/table.js";
@@ -14,12 +15,16 @@ const DEFINITION_ORDER = { orderBy: [["position", "asc"], ["id", "asc"]] as ["po
 export type NewService = Omit<ServiceRow, "position">;
 export type ServiceChanges = Pick<ServiceRow, "name" | "hostPattern" | "isEnabled" | "updatedAt">;
 
+/** Dynamic-secret leases held for these services go to the expiry job for revocation. */
+const releaseLeasesOf = (tx: Context, serviceIds: readonly string[], reason: string) => tx.repo(leaseRepository).release({ serviceIds }, reason);
+
 export const serviceRepository = defineRepository("agent-vault.services", (ctx) => {
   const t = tablesOf(ctx.storage, agentVaultTables);
 
   /** Replaces a service's credentials with `definitions`; inside the write's transaction. */
   const replaceCredentials = async (tx: Context, serviceId: string, definitions: readonly CredentialDefinition[], now: string) => {
     const w = tablesOf(tx.storage, agentVaultTables);
+    await releaseLeasesOf(tx, [serviceId], "its proxied service's credentials were replaced");
     await w.proxiedServiceCredentials.delete({ serviceId });
     await w.proxiedServiceCredentials.insertMany(
       definitions.map((definition, position) => ({ id: newId(), serviceId, position, ...definition, createdAt: now })),
@@ -33,6 +38,7 @@ export const serviceRepository = defineRepository("agent-vault.services", (ctx) 
       const w = tablesOf(tx.storage, agentVaultTables);
       const ids = new Set(services.map((s) => s.id));
       const serviceId = { in: [...ids] };
+      await releaseLeasesOf(tx, [...ids], "its proxied service was removed");
       await w.proxiedServiceCredentials.delete({ serviceId });
       await w.proxiedServices.delete({ id: serviceId });
       await tx.repo(bundleRepository).dropServices([...new Set(services.map((s) => s.projectId))], ids, at);
@@ -44,6 +50,11 @@ export const serviceRepository = defineRepository("agent-vault.services", (ctx) 
     byName: (folderId: string, name: string): Promise<ServiceRow | undefined> => t.proxiedServices.findOne({ folderId, name }),
     /** A folder's services in definition order. */
     inFolder: (folderId: string): Promise<ServiceRow[]> => t.proxiedServices.find({ folderId }, DEFINITION_ORDER),
+    /** The services of several folders, in definition order. */
+    inFolders: (folderIds: readonly string[]): Promise<ServiceRow[]> =>
+      folderIds.length ? t.proxiedServices.find({ folderId: { in: [...folderIds] } }, DEFINITION_ORDER) : Promise.resolve([]),
+    /** Every service of a project. */
+    allOfProject: (projectId: string): Promise<ServiceRow[]> => t.proxiedServices.find({ projectId }),
     /** Services of a project among `ids`, in no particular order. */
     ofProject: (projectId: string, ids: readonly string[]): Promise<ServiceRow[]> =>
       ids.length ? t.proxiedServices.find({ id: { in: [...ids] }, projectId }) : Promise.resolve([]),
@@ -99,5 +110,7 @@ export const serviceRepository = defineRepository("agent-vault.services", (ctx) 
       remove(await t.proxiedServices.find({ folderId: { in: [...folderIds] } }), at),
     /** The cascade of an environment the secret manager purged (see src/hooks.ts). */
     removeInEnvironment: async (envId: string, at: string): Promise<void> => remove(await t.proxiedServices.find({ envId }), at),
+    /** Part of a project deletion (tenancy's `projectRemoved`, see src/hooks.ts). */
+    removeInProject: async (projectId: string, at: string): Promise<void> => remove(await t.proxiedServices.find({ projectId }), at),
   };
 });

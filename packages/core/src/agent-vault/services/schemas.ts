@@ -3,6 +3,7 @@ import { isoDateTime, uuid } from "../../kernel/schemas.js";
 import { environmentSlug } from "../../secret-manager/input-fields.js";
 import { secretPathSchema } from "../../secret-manager/paths.js";
 import { CREDENTIAL_ROLES, credentialsInputSchema, HEADER_PURPOSES, SUBSTITUTION_SURFACES } from "../brokering/credentials.js";
+import { hostPatternField } from "../brokering/host-pattern.js";
 
 /** Request and response shapes of proxied services (SPEC.md "Proxied service", DESIGN.md §7). */
 
@@ -37,8 +38,7 @@ export const proxiedServiceSchema = z.strictObject({
 export type ProxiedServiceObject = z.infer<typeof proxiedServiceSchema>;
 
 const serviceName = z.string().trim().min(1).max(64);
-/** Syntax beyond length is checked by `parseHostPatterns` (400 naming the bad item). */
-const hostPattern = z.string().min(1).max(255);
+const hostPattern = hostPatternField(255).pipe(z.string().min(1));
 
 const folderLocation = {
   projectId: z.string().min(1).max(255),

@@ -6,6 +6,7 @@
  */
 import { accessRepository } from "../../access/repository.js";
 import type { ProjectRow } from "../../access/tables.js";
+import { DEFAULT_LEASE_MS } from "../../jobs/lease.js";
 import type { Context } from "../../kernel/context.js";
 import { certificateRepository } from "../certificates/repository.js";
 import { alertWindowEnd } from "../durations.js";
@@ -21,8 +22,13 @@ import type { AlertFilter, NotificationResult } from "./schemas.js";
 
 /** Deliveries per notification before it is given up. */
 export const MAX_DELIVERY_ATTEMPTS = 5;
-/** A notification still `sending` after this is taken to have died with its node. */
-const STALE_SENDING_MS = 60 * 60 * 1000;
+/**
+ * A notification still `sending` after this is taken to have died with its node, and is sent
+ * again (at least once: it may arrive twice). A lease: the evaluation job that takes a dead node's
+ * period over runs no sooner, and a live node is done with its sends (each bounded by its
+ * channel's timeout) well within it.
+ */
+const STALE_SENDING_MS = DEFAULT_LEASE_MS;
 const MAX_ERROR_LENGTH = 500;
 
 export interface Evaluation {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { email, isoDateTime, uuid } from "../../kernel/schemas.js";
-import { pagination, projectIdField, recordId, searchField } from "../query-fields.js";
+import { pagination, projectIdField, searchField, uuidRecordId } from "../query-fields.js";
 import { alertBeforeSchema } from "../schemas.js";
 
 /** Request and response shapes of certificate alerts (SPEC.md "Certificate alert", DESIGN.md §8). */
@@ -117,7 +117,7 @@ export const createAlertInput = z.object({
 
 /** SPEC.md's PATCH. Omitted fields keep their value (`enabled` included); `channels` replaces the whole collection. */
 export const updateAlertInput = z.object({
-  alertId: recordId,
+  alertId: uuidRecordId,
   name: alertName.optional(),
   description: alertDescription.optional(),
   eventType: z.enum(ALERT_EVENT_TYPES).optional(),
@@ -129,7 +129,7 @@ export const updateAlertInput = z.object({
 });
 
 export const listAlertsInput = z.object({ projectId: projectIdField, ...pagination, search: searchField });
-export const alertRefInput = z.object({ alertId: recordId });
+export const alertRefInput = z.object({ alertId: uuidRecordId });
 
 export const alertOutput = z.object({ alert: alertSchema });
 export const alertListOutput = z.object({ alerts: z.array(alertSchema), totalCount: z.int() });

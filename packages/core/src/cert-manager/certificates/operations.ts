@@ -1,17 +1,13 @@
-import type { Context } from "../../kernel/context.js";
+import { projectScope } from "../../access/scope.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
-import type { ProjectRow } from "../../access/tables.js";
-import { parseCertificate } from "../../x509/certificate-reader.js";
-import { type IssuerInput, issueCertificate } from "../../x509/issue.js";
-import type { PreparedIssuer } from "../../x509/issuer.js";
-import { issuerOf } from "../authorities/issuer.js";
 import { authorityRepository } from "../authorities/repository.js";
-import { mergeProfileDefaults } from "../profiles/merge.js";
+import { issuesAuthority, mergeProfileDefaults } from "../profiles/merge.js";
 import { profileRepository } from "../profiles/repository.js";
 import { blankToUndefined } from "../query-fields.js";
-import { type CertificateAction, certificateProject, certificateRecord } from "../scopes.js";
-import type { CaRow, ProfileRow } from "../tables.js";
+import { refreshCrl } from "../revocation/current.js";
+import { CERT_MANAGER_PROJECT, type CertificateAction, certificateProject, certificateRecord } from "../scopes.js";
+import { issueAndRecord, signerOf } from "./issuing.js";
 import { certificateRepository } from "./repository.js";
 import {
   certificateListOutput,
@@ -20,21 +16,31 @@ import {
   issueCertificateInput,
   issueCertificateOutput,
   listCertificatesInput,
+  listProfileCertificatesInput,
+  listProjectCertificatesInput,
+  renewCertificateInput,
+  renewCertificateOutput,
+  revokeCertificateInput,
+  revokeCertificateOutput,
 } from "./schemas.js";
 import { toCertificateObject } from "./view.js";
-
-/** The profile's CA ready to sign, or nothing for a self-signed profile (400 when its CA is gone). */
-async function profileSigner(ctx: Context, project: ProjectRow, profile: ProfileRow): Promise<{ ca: CaRow; issuer: PreparedIssuer } | undefined> {
-  if (profile.issuerType !== "ca") return undefined;
-  const ca = profile.caId ? await ctx.repo(authorityRepository).ofProject(profile.projectId, profile.caId) : undefined;
-  if (!ca) throw new BadRequestError("The profile's CA no longer exists");
-  return { ca, issuer: await issuerOf(ctx, project, ca) };
-}
 
 /** Issuing is `create` on certificates, checked against the profile's project. */
 const issuingProfile = certificateRecord("Certificate profile", "certificates", "create", (ctx, input: { profileId: string }) =>
   ctx.repo(profileRepository).get(input.profileId),
 );
+
+/** Reading a profile's certificates is `read` on certificates, checked against the profile's project. */
+const profileCertificates = certificateRecord("Certificate profile", "certificates", "read", (ctx, input: { id: string }) =>
+  ctx.repo(profileRepository).get(input.id),
+);
+
+/** A cert-manager project named by slug, as Infisical's `/api/v2/workspace/{slug}/…` paths name it. */
+const projectCertificatesBySlug = projectScope<{ slug: string }>({
+  project: (input) => ({ projectSlug: input.slug }),
+  type: CERT_MANAGER_PROJECT,
+  permission: { action: "read", subject: "certificates" },
+});
 
 const certificate = (action: CertificateAction) =>
   certificateRecord("Certificate", "certificates", action, (ctx, input: { certificateId: string }) =>
@@ -51,39 +57,106 @@ export const certificateOperations = {
     input: issueCertificateInput,
     output: issueCertificateOutput,
     use: issuingProfile,
-    async run(ctx, _actor, input, { project, record: profile }) {
-      const signer = await profileSigner(ctx, project, profile);
-      const issuer: IssuerInput = signer?.issuer ?? "self-signed";
+    async run(ctx, _actor, input, { access, project, record: profile }) {
+      if (profile.issuerType === "ca" && !profile.caId) throw new BadRequestError("The profile's CA no longer exists");
+      const signer = await signerOf(ctx, project, profile.issuerType === "ca" ? profile.caId : null);
       const signerKeyAlgorithm = signer?.issuer.keyAlgorithm;
-      const resolved = mergeProfileDefaults(profile.defaults, input.attributes, signerKeyAlgorithm ? { signerKeyAlgorithm } : {});
-      const nowDate = ctx.clock.now();
-      const issued = await issueCertificate({ ...resolved, issuer, now: nowDate, ...(input.csr !== undefined ? { csrPem: input.csr } : {}) });
-      const ca = signer?.ca;
-      const issuingCaCertificate = ca ? ca.certificatePem : issued.certificatePem;
-      const certificateChain = ca ? ca.certificatePem + ca.certificateChain : issued.certificatePem;
-      const row = await ctx.repo(certificateRepository).recordIssued(
-        parseCertificate(issued.certificatePem),
-        {
-          projectId: profile.projectId,
-          caId: ca?.id ?? null,
-          profileId: profile.id,
-          keyAlgorithm: issued.keyAlgorithm,
-          certificatePem: issued.certificatePem,
-          certificateChain,
-        },
-        nowDate.toISOString(),
-      );
-      return {
-        certificate: {
-          certificate: issued.certificatePem,
-          issuingCaCertificate,
-          certificateChain,
-          ...(issued.privateKeyPem !== undefined ? { privateKey: issued.privateKeyPem } : {}),
-          serialNumber: issued.serialNumber,
-          certificateId: row.id,
-        },
-        status: "issued" as const,
-      };
+      const issuance = mergeProfileDefaults(profile.defaults, input.attributes, { ...(signerKeyAlgorithm ? { signerKeyAlgorithm } : {}), now: ctx.clock.now() });
+      // A CA certificate (and its private key) makes its holder an issuer: that is the CA permission,
+      // whether the request or the profile's defaults ask for it.
+      if (issuesAuthority(issuance)) access.require("create", "certificate-authorities");
+      const { certificate } = await issueAndRecord(ctx, project, {
+        signer,
+        issuance,
+        ...(input.csr !== undefined ? { csr: input.csr } : {}),
+        profileId: profile.id,
+        removeRootsFromChain: input.removeRootsFromChain,
+      });
+      return { certificate, status: "issued" as const };
+    },
+  }),
+
+  renew: defineOperation({
+    name: "renew",
+    summary:
+      "Renew a certificate this project issued: a new certificate as the old one was issued (subject, names, usages, key algorithm, " +
+      "lifetime), valid from now, from the same CA, with a new key pair (returned once) or for `csr` (required when the old one " +
+      "was issued for a CSR). Revoked and discovered certificates are not renewed.",
+    audience: "principal",
+    input: renewCertificateInput,
+    output: renewCertificateOutput,
+    use: certificate("create"),
+    async run(ctx, _actor, input, { access, project, record: old }) {
+      if (old.source !== "issued") throw new BadRequestError("Only certificates issued here can be renewed");
+      if (old.revokedAt) throw new BadRequestError("A revoked certificate cannot be renewed");
+      if (!old.issuance) throw new BadRequestError("This certificate was issued before renewal was recorded; issue a new one from its profile");
+      if (old.issuance.fromCsr && input.csr === undefined) throw new BadRequestError("This certificate was issued for a CSR: send a new csr to renew it");
+      const { fromCsr: _fromCsr, ...issuance } = old.issuance;
+      // A CA certificate makes its holder an issuer, renewed or not.
+      if (issuesAuthority(issuance)) access.require("create", "certificate-authorities");
+      const { certificate } = await issueAndRecord(ctx, project, {
+        signer: await signerOf(ctx, project, old.caId),
+        issuance,
+        ...(input.csr !== undefined ? { csr: input.csr } : {}),
+        profileId: old.profileId,
+        removeRootsFromChain: input.removeRootsFromChain,
+        renewedFromId: old.id,
+      });
+      return { ...certificate, certificateRequestId: certificate.certificateId };
+    },
+  }),
+
+  revoke: defineOperation({
+    name: "revoke",
+    summary:
+      "Revoke a certificate issued by a CA of the project, with a reason: its CA's CRL is re-signed at once to list it. " +
+      "Self-signed and discovered certificates have no CRL to go on and are refused, as is a second revocation.",
+    audience: "principal",
+    input: revokeCertificateInput,
+    output: revokeCertificateOutput,
+    use: certificate("delete"),
+    async run(ctx, _actor, input, { project, record }) {
+      if (record.source !== "issued" || record.caId === null) {
+        throw new BadRequestError("Only certificates issued by a CA of this project can be revoked");
+      }
+      const ca = await ctx.repo(authorityRepository).ofProject(project.id, record.caId);
+      if (!ca) throw new BadRequestError("The issuing CA no longer exists");
+      const revokedAt = ctx.clock.now().toISOString();
+      if (!(await ctx.repo(certificateRepository).revoke(record.id, input.revocationReason, revokedAt))) {
+        throw new BadRequestError("The certificate is already revoked");
+      }
+      await refreshCrl(ctx, project, ca);
+      return { message: "Successfully revoked certificate", serialNumber: record.serialNumber, revokedAt };
+    },
+  }),
+
+  listByProfile: defineOperation({
+    name: "listByProfile",
+    summary: "List the certificates issued from a profile, newest first; `status` narrows to active, expired or revoked ones",
+    audience: "principal",
+    input: listProfileCertificatesInput,
+    output: certificateListOutput,
+    use: profileCertificates,
+    async run(ctx, _actor, input, { project, record: profile }) {
+      const now = ctx.clock.now();
+      const filter = { profileId: profile.id, ...(input.status ? { status: input.status, now } : {}), search: blankToUndefined(input.search) };
+      const { rows, totalCount } = await ctx.repo(certificateRepository).page(project.id, filter, input);
+      return { certificates: rows.map((row) => toCertificateObject(row, now)), totalCount };
+    },
+  }),
+
+  listByProject: defineOperation({
+    name: "listByProject",
+    summary: "List a project's certificates by the project's slug (Infisical's path), newest first",
+    audience: "principal",
+    input: listProjectCertificatesInput,
+    output: certificateListOutput,
+    use: projectCertificatesBySlug,
+    async run(ctx, _actor, input, { project }) {
+      const now = ctx.clock.now();
+      const filter = { ...(input.status ? { status: input.status, now } : {}), search: blankToUndefined(input.commonName) };
+      const { rows, totalCount } = await ctx.repo(certificateRepository).page(project.id, filter, input);
+      return { certificates: rows.map((row) => toCertificateObject(row, now)), totalCount };
     },
   }),
 

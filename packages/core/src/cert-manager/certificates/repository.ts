@@ -5,7 +5,7 @@ import { tablesOf, type Where } from "../../storage/table.js";
 import type { ParsedCertificate } from "../../x509/certificate-reader.js";
 import { findPage, type Page, type PageRequest } from "../pages.js";
 import type { ScannedCertificate } from "../ports.js";
-import { certificates, type CertificateRow } from "../tables.js";
+import { certificates, type CertificateRow, type StoredIssuance } from "../tables.js";
 
 /** Where a certificate came from, besides what it says itself. */
 export interface Provenance {
@@ -16,19 +16,38 @@ export interface Provenance {
   keyAlgorithm: string | null;
   certificatePem: string;
   certificateChain: string;
+  /** How it was issued, for renewal; issued certificates only. */
+  issuance?: StoredIssuance;
+  renewedFromId?: string;
 }
+
+/** What a certificate's `status` is as of a moment: revoked first, then by notAfter. */
+export type CertificateStatus = "active" | "expired" | "revoked";
 
 export interface CertificateFilter {
   source?: "issued" | "discovered";
+  profileId?: string;
+  /** With `now`, the moment the status is judged at. */
+  status?: CertificateStatus;
+  now?: Date;
   /** Case-insensitive substring of the common name. */
   search?: string;
 }
 
+/** The conditions a status filter puts on the rows. */
+function statusWhere(status: CertificateStatus | undefined, now: Date | undefined): Where<CertificateRow> {
+  if (!status) return {};
+  if (status === "revoked") return { revokedAt: { ne: null } };
+  const at = (now ?? new Date()).toISOString();
+  return { revokedAt: null, notAfter: status === "expired" ? { lte: at } : { gt: at } };
+}
+
 /** A new row from what parseCertificate read and where the certificate came from. */
 function certificateRow(parsed: ParsedCertificate, provenance: Provenance, now: string): CertificateRow {
+  const { issuance: _issuance, renewedFromId: _renewedFrom, ...where } = provenance;
   return {
     id: newId(),
-    ...provenance,
+    ...where,
     fingerprint: parsed.fingerprintSha256,
     serialNumber: parsed.serialNumber,
     commonName: parsed.commonName,
@@ -40,6 +59,10 @@ function certificateRow(parsed: ParsedCertificate, provenance: Provenance, now: 
     notAfter: parsed.notAfter.toISOString(),
     createdAt: now,
     updatedAt: now,
+    issuance: provenance.issuance ?? null,
+    revokedAt: null,
+    revocationReason: null,
+    renewedFromId: provenance.renewedFromId ?? null,
   };
 }
 
@@ -54,6 +77,8 @@ export const certificateRepository = defineRepository("certificates", (ctx) => {
       const where: Where<CertificateRow> = {
         projectId,
         ...(filter.source ? { source: filter.source } : {}),
+        ...(filter.profileId ? { profileId: filter.profileId } : {}),
+        ...statusWhere(filter.status, filter.now),
         ...(filter.search ? { commonName: { contains: filter.search } } : {}),
       };
       return findPage(t.certificates, where, [["createdAt", "desc"], ["id", "desc"]], page);
@@ -108,6 +133,13 @@ export const certificateRepository = defineRepository("certificates", (ctx) => {
       }
       return { ids, created };
     },
+    /** Marks a certificate revoked; false when it already was (of concurrent revocations exactly one wins). */
+    revoke: async (id: string, reason: string, at: string): Promise<boolean> =>
+      (await t.certificates.update({ id, revokedAt: null }, { revokedAt: at, revocationReason: reason, updatedAt: at })) === 1,
+    /** The revoked certificates a CA issued, oldest revocation first. */
+    revokedBy: (caId: string): Promise<CertificateRow[]> =>
+      t.certificates.find({ caId, revokedAt: { ne: null } }, { orderBy: [["revokedAt", "asc"], ["id", "asc"]] }),
+    countRevokedBy: (caId: string): Promise<number> => t.certificates.count({ caId, revokedAt: { ne: null } }),
     /** The certificates issued from a profile being deleted keep their row, no longer linked to it. */
     unlinkProfile: (profileId: string): Promise<number> => t.certificates.update({ profileId }, { profileId: null }),
   };

@@ -7,7 +7,7 @@ export function toCertificateObject(row: CertificateRow, now: Date): Certificate
     id: row.id,
     projectId: row.projectId,
     source: row.source as CertificateRecordObject["source"],
-    status: Date.parse(row.notAfter) <= now.getTime() ? "expired" : "active",
+    status: row.revokedAt ? "revoked" : Date.parse(row.notAfter) <= now.getTime() ? "expired" : "active",
     caId: row.caId,
     profileId: row.profileId,
     commonName: row.commonName,
@@ -22,6 +22,9 @@ export function toCertificateObject(row: CertificateRow, now: Date): Certificate
     notAfter: row.notAfter,
     certificate: row.certificatePem,
     certificateChain: row.certificateChain,
+    revokedAt: row.revokedAt,
+    revocationReason: row.revocationReason as CertificateRecordObject["revocationReason"],
+    renewedFromCertificateId: row.renewedFromId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

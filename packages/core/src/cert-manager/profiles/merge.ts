@@ -18,6 +18,21 @@ import { type IssuanceAttributes, type ProfileDefaults, type SubjectAltNameInput
 export interface MergeOptions {
   /** The issuing CA's key; absent for self-signed, where the certificate's own key signs. */
   signerKeyAlgorithm?: KeyAlgorithm;
+  /** The moment of issuance: where a requested `notAfter` without `notBefore` counts from. */
+  now?: Date;
+}
+
+/**
+ * The certificate's lifetime: an explicit `notAfter` (from `notBefore`, or from now), else the
+ * request's `ttl`, else the profile's `ttlDays` (a 400 when none says).
+ */
+function validity(request: IssuanceAttributes, defaults: ProfileDefaults, now: Date | undefined): { ttlMs: number; notBefore?: Date } {
+  const notBefore = request.notBefore ? new Date(request.notBefore) : undefined;
+  if (request.notAfter) {
+    const start = notBefore ?? now ?? new Date();
+    return { ttlMs: Date.parse(request.notAfter) - start.getTime(), ...(notBefore ? { notBefore } : {}) };
+  }
+  return { ttlMs: resolveTtl(request.ttl, defaults.ttlDays), ...(notBefore ? { notBefore } : {}) };
 }
 
 const present = (value: string | undefined): string | undefined => (value === undefined || value === "" ? undefined : value);
@@ -62,9 +77,12 @@ export function mergeProfileDefaults(
     keyUsages: r.keyUsages ?? d.keyUsages ?? [],
     extendedKeyUsages: r.extendedKeyUsages ?? d.extendedKeyUsages ?? [],
     ...(basicConstraints ? { basicConstraints } : {}),
-    subjectAltNames: normalizeSubjectAltNames(r.subjectAltNames ?? d.subjectAltNames ?? []),
+    subjectAltNames: normalizeSubjectAltNames(r.altNames ?? r.subjectAltNames ?? d.subjectAltNames ?? []),
     domainComponents: r.domainComponents ?? d.domainComponents ?? [],
     customExtensions: mergeCustomExtensions(d.customExtensions ?? [], r.customExtensions ?? []),
-    ttlMs: resolveTtl(r.ttl, d.ttlDays),
+    ...validity(r, d, options.now),
   };
 }
+
+/** Whether an issuance makes a CA certificate: one that can sign others. */
+export const issuesAuthority = (issuance: Pick<ResolvedIssuance, "basicConstraints">): boolean => issuance.basicConstraints?.isCA === true;

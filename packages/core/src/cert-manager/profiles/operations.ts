@@ -1,5 +1,5 @@
 import type { Context } from "../../kernel/context.js";
-import { BadRequestError } from "../../kernel/errors.js";
+import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
 import { DEFAULT_KEY_ALGORITHM, type KeyAlgorithm, assertSignatureCompatible } from "../../x509/algorithms.js";
@@ -12,6 +12,7 @@ import { profileRepository } from "./repository.js";
 import {
   createProfileInput,
   listProfilesInput,
+  profileBySlugInput,
   profileListOutput,
   profileOutput,
   profileRefInput,
@@ -99,6 +100,20 @@ export const certificateProfileOperations = {
     use: profile("read"),
     async run(_ctx, _actor, _input, { record }) {
       return { certificateProfile: toProfileObject(record) };
+    },
+  }),
+
+  getBySlug: defineOperation({
+    name: "getBySlug",
+    summary: "Get a certificate profile by its slug in a project",
+    audience: "principal",
+    input: profileBySlugInput,
+    output: profileOutput,
+    use: certificateProject("certificate-profiles", "read"),
+    async run(ctx, _actor, input, { project }) {
+      const row = await ctx.repo(profileRepository).bySlug(project.id, input.slug);
+      if (!row) throw new NotFoundError("Certificate profile not found");
+      return { certificateProfile: toProfileObject(row) };
     },
   }),
 

@@ -61,6 +61,7 @@ export const updateProfileInput = z.object({
 
 export const listProfilesInput = z.object({ projectId: projectIdField, ...pagination, search: searchField });
 export const profileRefInput = z.object({ id: recordId });
+export const profileBySlugInput = z.object({ slug: profileSlug, projectId: projectIdField });
 
 export const profileOutput = z.object({ certificateProfile: certificateProfileSchema });
 export const profileListOutput = z.object({ certificateProfiles: z.array(certificateProfileSchema), totalCount: z.int() });

@@ -40,6 +40,12 @@ export const cmekRepository = defineRepository("kms-keys", (ctx) => {
   const warm = (dataKeyId: string) => ctx.keys.dataKey(ctx.storage, dataKeyId);
 
   return {
+    /** The KMS part of a project deletion (tenancy's `projectRemoved`): every key with its versions. */
+    async removeProject(projectId: string): Promise<void> {
+      await t.cmekKeyVersions.delete({ projectId });
+      await t.cmekKeys.delete({ projectId });
+    },
+
     byId: (id: string) => t.cmekKeys.get(id),
     byName: (projectId: string, name: string) => t.cmekKeys.findOne({ projectId, name }),
 

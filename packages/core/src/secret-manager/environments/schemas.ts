@@ -18,7 +18,8 @@ export const environmentAnswer = z.object({ message: z.string(), workspace: proj
 
 const name = z.string().trim().min(1).max(64);
 const slug = z.string().trim().min(1).max(64).regex(slugPattern, "lower-case letters, digits and hyphens");
-const position = z.number().int().min(0).max(10_000);
+/** Positions count from 1; one past the end means the end. */
+const position = z.number().int().min(1).max(10_000);
 
 export const createEnvironmentInput = projectScoped({ name, slug, position: position.optional() });
 
@@ -30,3 +31,8 @@ export const updateEnvironmentInput = projectScoped({
 });
 
 export const deleteEnvironmentInput = projectScoped({ id: z.string().min(1) });
+
+export const listEnvironmentsInput = projectScoped({});
+export const environmentListOutput = z.object({ environments: z.array(environmentSchema) });
+export const getEnvironmentInput = projectScoped({ id: z.string().min(1).max(255) });
+export const environmentOutput = z.object({ environment: environmentSchema });

@@ -39,3 +39,28 @@ export const deleteFolderInput = projectScoped({
   directory: secretPathSchema.optional(),
   folderIdOrName: z.string().min(1).max(255).optional(),
 });
+
+/** Infisical's folder-by-id answer: the folder with its environment and project. */
+export const folderDetailSchema = folderSchema.extend({
+  projectId: z.string(),
+  environment: z.object({ envId: z.string(), envName: z.string(), envSlug: z.string() }),
+});
+
+export const getFolderInput = z.object({ id: z.string().min(1).max(255) });
+
+/**
+ * Infisical's PATCH: `name` renames the folder in place (everything below it moves with it),
+ * `description` replaces its description. `path`, the parent folder's path, may name where the
+ * folder is; it must then be where it is.
+ */
+export const updateFolderInput = projectScoped(
+  {
+    folderId: z.string().min(1).max(255),
+    environment: environmentSlug,
+    name: folderName.optional(),
+    path: secretPathSchema.optional(),
+    directory: secretPathSchema.optional(),
+    description: z.string().max(1024).nullable().optional(),
+  },
+  { strict: true },
+).refine((input) => input.name !== undefined || input.description !== undefined, { message: "Name what changes: name or description", path: ["name"] });

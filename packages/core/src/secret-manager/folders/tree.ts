@@ -70,17 +70,29 @@ export async function createPath(
   return created[created.length - 1];
 }
 
-/** The folder a delete names: by id anywhere in the environment, by name inside `base`, or `base` itself. */
-export async function locateFolder(ctx: Context, env: EnvironmentRow, base: string, idOrName: string | undefined): Promise<FolderRow> {
+/**
+ * The folder a delete names: by id anywhere in the environment, by name inside `base`, or `base`
+ * itself. `beforeLookup` runs with a path before that path is looked up, so a refusal there does
+ * not depend on whether the folder exists.
+ */
+export async function locateFolder(
+  ctx: Context,
+  env: EnvironmentRow,
+  base: string,
+  idOrName: string | undefined,
+  beforeLookup: (path: string) => void = () => {},
+): Promise<FolderRow> {
   const folders = ctx.repo(folderRepository);
   if (idOrName === undefined) {
     if (base === ROOT_PATH) throw new BadRequestError("The root folder cannot be deleted");
+    beforeLookup(base);
     await requireFolder(ctx, env, base);
     return (await folders.byPath(env.id, base))!;
   }
   const byId = await folders.byId(env.id, idOrName);
   if (byId) return byId;
   const path = FOLDER_NAME_PATTERN.test(idOrName) ? joinPath(base, idOrName) : undefined;
+  if (path) beforeLookup(path);
   const byName = path && (await folders.byPath(env.id, path));
   if (!byName) throw new NotFoundError(`Folder '${path ?? idOrName}' not found in environment '${env.slug}'`);
   return byName;

@@ -1,3 +1,4 @@
+import type { EnvironmentRow } from "../../access/tables.js";
 import type { FolderRow } from "../tables.js";
 
 export const toFolder = (f: FolderRow) => ({
@@ -9,4 +10,10 @@ export const toFolder = (f: FolderRow) => ({
   path: f.path,
   createdAt: f.createdAt,
   updatedAt: f.updatedAt,
+});
+
+export const toFolderDetail = (f: FolderRow, env: EnvironmentRow) => ({
+  ...toFolder(f),
+  projectId: f.projectId,
+  environment: { envId: env.id, envName: env.name, envSlug: env.slug },
 });

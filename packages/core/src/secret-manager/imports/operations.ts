@@ -9,9 +9,10 @@ import { folderRepository } from "../folders/repository.js";
 import { requireFolder } from "../folders/tree.js";
 import { ROOT_PATH } from "../paths.js";
 import { memberEnvironmentScope, memberProjectScope } from "../scope.js";
+import { requireCouldDescribe } from "../secrets/visibility.js";
 import type { SecretImportRow } from "../tables.js";
 import { importRepository } from "./repository.js";
-import { createImportInput, deleteImportInput, listImportsInput, secretImportSchema } from "./schemas.js";
+import { createImportInput, deleteImportInput, listImportsInput, secretImportSchema, updateImportInput } from "./schemas.js";
 import { toSecretImport } from "./view.js";
 
 const shown = async (ctx: Context, row: SecretImportRow) => toSecretImport(row, await ctx.repo(environmentRepository).byId(row.importEnvId));
@@ -31,6 +32,8 @@ export const secretImportOperations = {
       access.require("create", "secret-imports", { environment: env.slug, secretPath: input.path });
       const folder = await requireFolder(ctx, env, input.path);
       const sourceEnv = await liveEnvironment(ctx, project.id, input.import.environment);
+      // Whether a source folder exists is news only to who could describe a secret in it.
+      requireCouldDescribe(access, sourceEnv.slug, input.import.path, undefined);
       await requireFolder(ctx, sourceEnv, input.import.path);
       if (sourceEnv.id === env.id && input.import.path === input.path) throw new BadRequestError("A folder cannot import itself");
       const now = ctx.clock.now().toISOString();
@@ -65,22 +68,65 @@ export const secretImportOperations = {
     },
   }),
 
+  update: defineOperation({
+    name: "update",
+    summary:
+      "Change an import's source (environment and path) or move it to another position among its folder's imports " +
+      "(1 is first; the others shift, so positions stay 1…n)",
+    audience: "principal",
+    input: updateImportInput,
+    output: z.object({ message: z.string(), secretImport: secretImportSchema }),
+    use: memberProjectScope,
+    async run(ctx, _actor, input, { access, project }) {
+      const { row, env, path } = await locateImport(ctx, project.id, input.secretImportId);
+      if ((input.environment !== undefined && input.environment !== env.slug) || (input.path !== undefined && input.path !== path)) {
+        throw new NotFoundError("Secret import not found");
+      }
+      access.require("edit", "secret-imports", { environment: env.slug, secretPath: path });
+      const sourceEnv = input.import.environment === undefined ? undefined : await liveEnvironment(ctx, project.id, input.import.environment);
+      const importEnvId = sourceEnv?.id ?? row.importEnvId;
+      const importPath = input.import.path ?? row.importPath;
+      if (importEnvId !== row.importEnvId || importPath !== row.importPath) {
+        const source = await ctx.repo(environmentRepository).liveById(project.id, importEnvId);
+        if (!source) throw new NotFoundError("The imported environment no longer exists");
+        // As on creation: whether the new source folder exists is news only to who could describe a secret in it.
+        requireCouldDescribe(access, source.slug, importPath, undefined);
+        await requireFolder(ctx, source, importPath);
+        if (importEnvId === env.id && importPath === path) throw new BadRequestError("A folder cannot import itself");
+      }
+      const updated = await ctx.repo(importRepository).update(row, {
+        importEnvId,
+        importPath,
+        ...(input.import.position !== undefined ? { position: input.import.position } : {}),
+        updatedAt: ctx.clock.now().toISOString(),
+      });
+      if (updated === "duplicate") throw new BadRequestError("This folder already imports that environment and path");
+      if (!updated) throw new NotFoundError("Secret import not found");
+      return { message: "Successfully updated secret import", secretImport: await shown(ctx, updated) };
+    },
+  }),
+
   delete: defineOperation({
     name: "delete",
-    summary: "Remove an import from its folder",
+    summary: "Remove an import from its folder; the folder's later imports move up a position",
     audience: "principal",
     input: deleteImportInput,
     output: z.object({ message: z.string(), secretImport: secretImportSchema }),
     use: memberProjectScope,
     async run(ctx, _actor, input, { access, project }) {
-      const imports = ctx.repo(importRepository);
-      const row = await imports.byId(project.id, input.secretImportId);
-      const env = row && (await ctx.repo(environmentRepository).liveById(project.id, row.envId));
-      if (!row || !env) throw new NotFoundError("Secret import not found");
-      const path = await ctx.repo(folderRepository).pathOf(env.id, row.folderId);
-      access.require("delete", "secret-imports", { environment: env.slug, secretPath: path ?? ROOT_PATH });
-      await imports.delete(row.id);
+      const { row, env, path } = await locateImport(ctx, project.id, input.secretImportId);
+      access.require("delete", "secret-imports", { environment: env.slug, secretPath: path });
+      await ctx.repo(importRepository).delete(row, ctx.clock.now().toISOString());
       return { message: "Successfully deleted secret import", secretImport: await shown(ctx, row) };
     },
   }),
 };
+
+/** An import of the project by id, with its folder's live environment and path; 404 otherwise. */
+async function locateImport(ctx: Context, projectId: string, id: string) {
+  const row = await ctx.repo(importRepository).byId(projectId, id);
+  const env = row && (await ctx.repo(environmentRepository).liveById(projectId, row.envId));
+  if (!row || !env) throw new NotFoundError("Secret import not found");
+  const path = (await ctx.repo(folderRepository).pathOf(env.id, row.folderId)) ?? ROOT_PATH;
+  return { row, env, path };
+}

@@ -4,12 +4,12 @@ import { createSecrets, newSecretFrom } from "./create.js";
 import { deleteSecrets } from "./delete.js";
 import type { PlainSecret } from "./model.js";
 import { changesOf, createSecretsInput, deleteSecretsInput, secretsSchema, updateSecretsInput } from "./schemas.js";
-import { updateSecrets } from "./update.js";
+import { updateSecrets, type WrittenSecret } from "./update.js";
 import { presentWritten } from "./visibility.js";
 import { withSecretWrite, type WriteScope } from "./write-scope.js";
 
-const shown = (w: WriteScope, secrets: readonly (PlainSecret | undefined)[]) => ({
-  secrets: secrets.flatMap((s) => (s ? [presentWritten(w.view, s)] : [])),
+const shown = (w: WriteScope, secrets: readonly (PlainSecret | WrittenSecret | undefined)[]) => ({
+  secrets: secrets.flatMap((s) => (s === undefined ? [] : "secret" in s ? [presentWritten(w.view, s.secret, s.before)] : [presentWritten(w.view, s)])),
 });
 
 /** Batch writes: one transaction each, every check before the first write, events after the commit. */

@@ -8,7 +8,8 @@ interface FolderChanges {
   kind: ChangeKind;
   envId: string;
   location: SecretLocation;
-  keys: Set<string>;
+  /** Each changed name with its secret's tag slugs. */
+  keys: Map<string, string[]>;
 }
 
 /**
@@ -22,14 +23,15 @@ export class SecretChangeLog {
 
   constructor(private readonly project: { id: string; type: string }) {}
 
-  record(kind: ChangeKind, env: { id: string; slug: string }, secretPath: string, secretKey: string): void {
+  /** `tagSlugs`: the secret's tags as the change leaves them (as they were, for a deletion). */
+  record(kind: ChangeKind, env: { id: string; slug: string }, secretPath: string, secretKey: string, tagSlugs: string[]): void {
     const id = `${kind}\u0000${env.id}\u0000${secretPath}`;
     let entry = this.changes.get(id);
     if (!entry) {
-      entry = { kind, envId: env.id, location: { environment: env.slug, secretPath }, keys: new Set() };
+      entry = { kind, envId: env.id, location: { environment: env.slug, secretPath }, keys: new Map() };
       this.changes.set(id, entry);
     }
-    entry.keys.add(secretKey);
+    entry.keys.set(secretKey, tagSlugs);
   }
 
   get isEmpty(): boolean {
@@ -52,7 +54,8 @@ export class SecretChangeLog {
       events.push({
         ...base,
         eventType: entry.kind,
-        payload: [...entry.keys].map((secretKey) => ({ environment: entry.location.environment, secretPath: entry.location.secretPath, secretKey })),
+        payload: [...entry.keys.keys()].map((secretKey) => ({ environment: entry.location.environment, secretPath: entry.location.secretPath, secretKey })),
+        itemTags: [...entry.keys.values()],
       });
     }
     for (const location of this.importMutations) events.push({ ...base, eventType: "secret:import-mutation", payload: location });
@@ -65,8 +68,9 @@ export class SecretChangeLog {
  * that rolls back announces nothing.
  */
 export function writeSecrets<T>(ctx: Context, project: { id: string; type: string }, write: (tx: Context, log: SecretChangeLog) => Promise<T>): Promise<T> {
-  const log = new SecretChangeLog(project);
   return ctx.withTransaction(async (tx) => {
+    // Made per attempt: a transaction retried after a conflict records its changes afresh.
+    const log = new SecretChangeLog(project);
     const value = await write(tx, log);
     if (!log.isEmpty) await log.resolveImporters(tx);
     tx.afterCommit(() => {

@@ -1,8 +1,9 @@
 import { BadRequestError } from "../../kernel/errors.js";
 import { assertTagIds } from "../tags/lookup.js";
-import { encodeSecret, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
+import { decodeSecret, encodeSecret, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
 import { newRowId } from "./row-ids.js";
-import { requireOnSecret } from "./visibility.js";
+import { requireCouldDescribe, requireOnSecret } from "./visibility.js";
+import { tagSlugsOf } from "./view.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
 /** A secret to create, every field decided. */
@@ -39,7 +40,13 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
       group.items.forEach((item, i) => existing.has(hashes[i]) && taken.push(describeKey(item.secretPath, item.key)));
     }
     if (group.type === "personal") {
-      const shared = new Set((await w.secrets.ofKind(group.folder.id, hashes, { type: "shared", ownerId: "" })).map((r) => r.keyHash));
+      // An override is of a secret the caller can see: whether one exists is refused before it is
+      // looked up when no secret of that name could be described there, and one it may not
+      // describe is not overridden.
+      for (const item of group.items) requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
+      const sharedRows = await w.secrets.ofKind(group.folder.id, hashes, { type: "shared", ownerId: "" });
+      for (const row of sharedRows) requireOnSecret(w.access, "describeSecret", w.env.slug, decodeSecret(w.cipher, row, group.folder), w.tags);
+      const shared = new Set(sharedRows.map((r) => r.keyHash));
       group.items.forEach((item, i) => !shared.has(hashes[i]) && orphans.push(describeKey(item.secretPath, item.key)));
     }
   }
@@ -75,7 +82,7 @@ export async function insertSecrets(w: WriteScope, secrets: readonly PlainSecret
   if (secrets.length === 0) return;
   const rows = secrets.map((s) => encodeSecret(w.cipher, s, { projectId: w.project.id, envId: w.env.id }));
   await w.secrets.insert(rows);
-  for (const s of secrets) w.log.record("secret:create", w.env, s.folder.path, s.key);
+  for (const s of secrets) w.log.record("secret:create", w.env, s.folder.path, s.key, tagSlugsOf(s.tagIds, w.tags));
 }
 
 /**

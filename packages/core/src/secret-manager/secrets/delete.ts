@@ -1,7 +1,8 @@
 import { NotFoundError } from "../../kernel/errors.js";
 import type { SecretRow } from "../tables.js";
 import { decodeSecret, type PlainSecret, type SecretType } from "./model.js";
-import { requireOnSecret } from "./visibility.js";
+import { tagSlugsOf } from "./view.js";
+import { requireCouldDescribe, requireOnSecret } from "./visibility.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
 export interface SecretRemoval {
@@ -12,10 +13,12 @@ export interface SecretRemoval {
 
 /**
  * Deletes secrets, all or nothing: a missing one is 404 naming every missing key, and nothing is
- * deleted. Deleting a shared secret also removes the personal overrides of its name (they would
+ * deleted (but a name the caller could never describe is 403, whether it exists or not). Deleting a shared secret also removes the personal overrides of its name (they would
  * override nothing). Versions are kept. Returns the deleted secrets in item order.
  */
 export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval[]): Promise<PlainSecret[]> {
+  // A name the caller could never describe is refused before it is looked up (DESIGN.md §11).
+  for (const item of items) requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
   assertDistinct(items);
   const found = new Map<SecretRemoval, { row: SecretRow; secret: PlainSecret }>();
@@ -23,7 +26,7 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   const sharedHashes = new Map<string, string[]>();
   for (const group of groupByKind(w, items, folders)) {
     const hashes = group.items.map((i) => w.cipher.blindIndex(i.key));
-    const rows = new Map((await w.secrets.ofKind(group.folder.id, hashes, group)).map((r) => [r.keyHash, r]));
+    const rows = new Map((await w.secrets.ofKind(group.folder.id, hashes, group, { forUpdate: true })).map((r) => [r.keyHash, r]));
     group.items.forEach((item, i) => {
       const row = rows.get(hashes[i]);
       if (!row) return missing.push(describeKey(item.secretPath, item.key));
@@ -38,6 +41,6 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   for (const secret of secrets) requireOnSecret(w.access, "delete", w.env.slug, secret, w.tags);
 
   await w.secrets.delete(deleted.map((d) => d.row), sharedHashes);
-  for (const s of secrets) w.log.record("secret:delete", w.env, s.folder.path, s.key);
+  for (const s of secrets) w.log.record("secret:delete", w.env, s.folder.path, s.key, tagSlugsOf(s.tagIds, w.tags));
   return secrets;
 }

@@ -1,5 +1,6 @@
 import { batchOperations } from "./batch-operations.js";
 import { readOperations } from "./read-operations.js";
+import { versionOperations } from "./versions.js";
 import { writeOperations } from "./write-operations.js";
 
 /**
@@ -7,4 +8,4 @@ import { writeOperations } from "./write-operations.js";
  * engine (write-scope.ts, create.ts, update.ts, delete.ts): one transaction, every check before
  * the first write, events after the commit (change-log.ts).
  */
-export const secretOperations = { ...readOperations, ...writeOperations, ...batchOperations };
+export const secretOperations = { ...readOperations, ...writeOperations, ...batchOperations, ...versionOperations };

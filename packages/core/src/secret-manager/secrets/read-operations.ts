@@ -1,12 +1,14 @@
+import type { ProjectAccess } from "../../access/project-access.js";
 import { actorPrincipal } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { NotFoundError, PermissionDeniedError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
 import type { ProjectCipher } from "../cipher.js";
 import { environmentRepository } from "../environments/repository.js";
+import { folderRepository } from "../folders/repository.js";
 import { folderSubtree, requireFolder } from "../folders/tree.js";
 import { importRepository } from "../imports/repository.js";
-import { importedSecrets, importSource } from "../imports/resolve.js";
+import { importChain, importedSecrets } from "../imports/resolve.js";
 import { secretScope } from "../scope.js";
 import type { SecretRow, TagRow } from "../tables.js";
 import { tagRepository } from "../tags/repository.js";
@@ -15,7 +17,7 @@ import { expandReferences } from "./references.js";
 import { secretRepository } from "./repository.js";
 import { getSecretInput, listSecretsInput, secretListSchema, singleSecretSchema } from "./schemas.js";
 import { sortSecrets } from "./view.js";
-import { present, presentRow } from "./visibility.js";
+import { present, presentRow, requireCouldDescribe, requireCouldDescribeBelow } from "./visibility.js";
 
 export const readOperations = {
   list: defineOperation({
@@ -28,19 +30,24 @@ export const readOperations = {
     output: secretListSchema,
     use: secretScope,
     async run(ctx, actor, input, { access, cipher, project, env }) {
+      // Refused before the folder is looked up when no secret there (or below it) could be described (DESIGN.md §11).
+      if (input.recursive) requireCouldDescribeBelow(access, env.slug, input.secretPath);
+      else requireCouldDescribe(access, env.slug, input.secretPath, undefined);
       const folders = input.recursive ? await folderSubtree(ctx, env, input.secretPath) : [await requireFolder(ctx, env, input.secretPath)];
       const principalId = actorPrincipal(actor)?.id;
       const tags = await ctx.repo(tagRepository).ofProject(project.id);
       const view = { access, cipher, projectId: project.id, environment: env.slug, tags, viewValue: input.viewSecretValue };
       const folderById = new Map(folders.map((f) => [f.id, f]));
-      const rows = await ctx.repo(secretRepository).visible([...folderById.keys()], principalId);
+      const overrides = input.includePersonalOverrides ?? input.include_personal_overrides ?? false;
+      const secretRows = ctx.repo(secretRepository);
+      const rows = await (overrides ? secretRows.visible : secretRows.withOwn)([...folderById.keys()], principalId);
       let secrets = rows.flatMap((row) => presentRow(view, row, folderById.get(row.folderId)!) ?? []);
       if (input.tagSlugs?.length) {
         const wanted = new Set(input.tagSlugs);
         secrets = secrets.filter((s) => s.tags.some((t) => wanted.has(t.slug)));
       }
       const withImports = input.includeImports ?? input.include_imports ?? false;
-      const imports = withImports ? await importedSecrets(ctx, view, folders, principalId) : [];
+      const imports = withImports ? await importedSecrets(ctx, view, folders, overrides ? principalId : undefined) : [];
       if (input.expandSecretReferences) {
         await expandReferences({ ...view, ctx, principalId }, [...secrets, ...imports.flatMap((i) => i.secrets)]);
       }
@@ -58,27 +65,37 @@ export const readOperations = {
     output: singleSecretSchema,
     use: secretScope,
     async run(ctx, actor, input, { access, cipher, project, env }) {
-      const folder = await requireFolder(ctx, env, input.secretPath);
+      // Whether the caller could describe a secret of this name here: if not, the answer is 403
+      // whether the folder or the secret exists or not (DESIGN.md §11).
+      const describableHere = access.couldAllow("describeSecret", "secrets", { environment: env.slug, secretPath: input.secretPath, secretName: input.secretName }, ["secretTags"]);
+      const refused = () => new PermissionDeniedError(`You are not allowed to describeSecret secret '${input.secretName}'`);
+      const missing = () => (describableHere ? new NotFoundError(`Secret '${input.secretName}' not found`) : refused());
       const lookup = { cipher, name: input.secretName, type: input.type, principalId: actorPrincipal(actor)?.id };
       let found: { row: SecretRow; folder: FolderRef; environment: string } | undefined;
-      const row = await findByName(ctx, folder, lookup);
-      if (row) found = { row, folder, environment: env.slug };
-      else if (input.includeImports ?? input.include_imports) found = await findInImports(ctx, project.id, folder, lookup);
-      if (!found) throw new NotFoundError(`Secret '${input.secretName}' not found`);
+      const folder = await ctx.repo(folderRepository).find(env.id, input.secretPath);
+      if (!folder && describableHere) throw new NotFoundError(`Folder '${input.secretPath}' not found in environment '${env.slug}'`);
+      const row = folder && (await findByName(ctx, folder, lookup));
+      if (folder && row) found = { row, folder, environment: env.slug };
+      else if (folder && (input.includeImports ?? input.include_imports)) found = await findInImports(ctx, access, project.id, folder, lookup);
+      if (!found) throw missing();
 
-      let shown = found.row;
-      if (input.version !== undefined && input.version !== shown.version) {
-        const version = await ctx.repo(secretRepository).version(shown.id, input.version);
-        if (!version) throw new NotFoundError(`Secret '${input.secretName}' has no version ${input.version}`);
-        shown = rowOfVersion(version, shown);
-      }
-      const secret = decodeSecret(cipher, shown, found.folder);
-      const expand = input.expandSecretReferences && secret.value.includes("${");
+      const current = decodeSecret(cipher, found.row, found.folder);
+      const earlier = input.version !== undefined && input.version !== current.version ? input.version : undefined;
       // Most secrets carry no tag and no reference: then the project's tags need not be read.
-      const tags = secret.tagIds.length || expand ? await ctx.repo(tagRepository).ofProject(project.id) : new Map<string, TagRow>();
+      const needTags = current.tagIds.length > 0 || earlier !== undefined || (input.expandSecretReferences && current.value.includes("${"));
+      const tags = needTags ? await ctx.repo(tagRepository).ofProject(project.id) : new Map<string, TagRow>();
       const view = { access, cipher, projectId: project.id, environment: found.environment, tags, viewValue: input.viewSecretValue };
-      const shownSecret = present(view, secret);
-      if (!shownSecret) throw new PermissionDeniedError(`You are not allowed to describeSecret secret '${input.secretName}'`);
+      if (!present(view, current)) throw refused();
+      let secret = current;
+      if (earlier !== undefined) {
+        const version = await ctx.repo(secretRepository).version(found.row.id, earlier);
+        if (!version) throw new NotFoundError(`Secret '${input.secretName}' has no version ${earlier}`);
+        secret = decodeSecret(cipher, rowOfVersion(version, found.row), found.folder);
+      }
+      // An earlier version is shown only to who may read the secret as it is now and as it was then.
+      const shownSecret = present(view, secret, secret === current ? [] : [current]);
+      if (!shownSecret) throw refused();
+      const expand = input.expandSecretReferences && secret.value.includes("${");
       if (expand) await expandReferences({ ...view, ctx, principalId: lookup.principalId }, [shownSecret]);
       return { secret: shownSecret };
     },
@@ -101,14 +118,21 @@ async function findByName(ctx: Context, folder: FolderRef, lookup: NameLookup): 
   return (await secrets.ofKind(folder.id, [hash], kind))[0];
 }
 
-/** The first import of `folder` (by position) whose source holds the name. */
-async function findInImports(ctx: Context, projectId: string, folder: FolderRef, lookup: NameLookup) {
+/**
+ * The first folder, among what `folder` imports (by position, each import's chain of imports
+ * of imports nearest first), that holds the name: the one a list with imports shows it from.
+ * Sources where the caller could not describe a secret of that name are passed over unread, so
+ * whether they hold it never shows in the answer.
+ */
+async function findInImports(ctx: Context, access: ProjectAccess, projectId: string, folder: FolderRef, lookup: NameLookup) {
   const entries = await ctx.repo(importRepository).ofFolders([folder]);
   const envs = entries.length ? await ctx.repo(environmentRepository).liveOf(projectId) : new Map();
   for (const entry of entries) {
-    const source = await importSource(ctx, entry, envs);
-    const row = source && (await findByName(ctx, source.folder, lookup));
-    if (source && row) return { row, folder: source.folder, environment: source.env.slug };
+    for (const source of await importChain(ctx, entry, envs, new Set([folder.id]))) {
+      const describable = access.couldAllow("describeSecret", "secrets", { environment: source.env.slug, secretPath: source.folder.path, secretName: lookup.name }, ["secretTags"]);
+      const row = describable && (await findByName(ctx, source.folder, lookup));
+      if (row) return { row, folder: source.folder, environment: source.env.slug };
+    }
   }
   return undefined;
 }

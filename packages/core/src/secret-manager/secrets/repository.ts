@@ -9,30 +9,66 @@ export interface SecretKind {
   ownerId: string;
 }
 
+/** Rows of shared secrets and personal overrides with each overridden shared secret left out. */
+export function overridden(rows: readonly SecretRow[]): SecretRow[] {
+  const personal = new Set(rows.filter((r) => r.type === "personal").map((r) => `${r.folderId}:${r.keyHash}`));
+  return rows.filter((r) => r.type === "personal" || !personal.has(`${r.folderId}:${r.keyHash}`));
+}
+
 export const secretRepository = defineRepository("secret-manager.secrets", (ctx) => {
   const t = tablesOf(ctx.storage, secretTables);
+
+  /** The shared secrets of some folders and the principal's own personal overrides among them, both. */
+  async function withOwn(folderIds: readonly string[], principalId: string | undefined, keyHashes?: readonly string[]): Promise<SecretRow[]> {
+    if (folderIds.length === 0 || keyHashes?.length === 0) return [];
+    return t.secrets.find({
+      folderId: folderIds.length === 1 ? folderIds[0] : { in: folderIds },
+      ownerId: principalId ? { in: ["", principalId] } : "",
+      ...(keyHashes ? { keyHash: keyHashes.length === 1 ? keyHashes[0] : { in: keyHashes } } : {}),
+    });
+  }
+
   return {
     /**
      * The secrets a principal sees in some folders: the shared ones, each replaced by the
      * principal's own personal override of the same name where it has one. `keyHashes` narrows to
      * some names.
      */
-    async visible(folderIds: readonly string[], principalId: string | undefined, keyHashes?: readonly string[]): Promise<SecretRow[]> {
-      if (folderIds.length === 0 || keyHashes?.length === 0) return [];
-      const rows = await t.secrets.find({
-        folderId: folderIds.length === 1 ? folderIds[0] : { in: folderIds },
-        ownerId: principalId ? { in: ["", principalId] } : "",
-        ...(keyHashes ? { keyHash: keyHashes.length === 1 ? keyHashes[0] : { in: keyHashes } } : {}),
-      });
-      const personal = new Set(rows.filter((r) => r.type === "personal").map((r) => `${r.folderId}:${r.keyHash}`));
-      return rows.filter((r) => r.type === "personal" || !personal.has(`${r.folderId}:${r.keyHash}`));
-    },
+    visible: async (folderIds: readonly string[], principalId: string | undefined, keyHashes?: readonly string[]): Promise<SecretRow[]> =>
+      overridden(await withOwn(folderIds, principalId, keyHashes)),
 
-    /** Secrets of one kind in a folder, by blind index. */
-    ofKind: (folderId: string, keyHashes: readonly string[], kind: SecretKind): Promise<SecretRow[]> =>
+    withOwn,
+
+    /** The shared secrets of some folders only. */
+    shared: (folderIds: readonly string[]): Promise<SecretRow[]> =>
+      folderIds.length ? t.secrets.find({ folderId: folderIds.length === 1 ? folderIds[0] : { in: [...folderIds] }, ownerId: "" }) : Promise.resolve([]),
+
+    /** Every secret of some folders, shared ones and everyone's personal overrides. */
+    inFolders: (folderIds: readonly string[]): Promise<SecretRow[]> =>
+      folderIds.length ? t.secrets.find({ folderId: { in: [...folderIds] } }) : Promise.resolve([]),
+
+    /**
+     * Secrets of one kind in a folder, by blind index. `forUpdate` (inside a transaction): the
+     * rows stay locked until it ends, taken in id order — with groups locked in `lockOrder`, every
+     * writer takes its locks in one global order, so overlapping batches queue instead of deadlocking.
+     */
+    ofKind: (folderId: string, keyHashes: readonly string[], kind: SecretKind, options: { forUpdate?: boolean } = {}): Promise<SecretRow[]> =>
       keyHashes.length === 0
         ? Promise.resolve([])
-        : t.secrets.find({ folderId, keyHash: { in: keyHashes }, type: kind.type, ownerId: kind.ownerId }),
+        : t.secrets.find(
+            { folderId, keyHash: { in: keyHashes }, type: kind.type, ownerId: kind.ownerId },
+            options.forUpdate ? { orderBy: [["id", "asc"]], forUpdate: true } : {},
+          ),
+
+    /** Every secret of an environment, of every kind and owner. */
+    inEnvironment: (envId: string): Promise<SecretRow[]> => t.secrets.find({ envId }),
+
+    /** A secret by id, wherever it is (the caller checks it may see its project). */
+    get: (id: string): Promise<SecretRow | undefined> => t.secrets.get(id),
+
+    /** Earlier states of a secret, newest first, a page of them. */
+    versions: (secretId: string, page: { offset: number; limit: number }): Promise<SecretVersionRow[]> =>
+      page.limit <= 0 ? Promise.resolve([]) : t.secretVersions.find({ secretId }, { orderBy: [["version", "desc"]], offset: page.offset, limit: page.limit }),
 
     /** An earlier state of a secret. */
     version: (secretId: string, version: number): Promise<SecretVersionRow | undefined> => t.secretVersions.findOne({ secretId, version }),

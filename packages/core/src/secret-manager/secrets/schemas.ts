@@ -64,6 +64,13 @@ export const listSecretsInput = projectScoped({
   viewSecretValue: queryBoolean.default(true),
   expandSecretReferences,
   ...includeImports,
+  /**
+   * Infisical's list semantics: without it, the caller's personal overrides are listed beside the
+   * shared secrets they override (both items; imports show shared secrets only); with it, each
+   * override takes its shared secret's place, in the folder and in its imports.
+   */
+  includePersonalOverrides: queryBoolean.optional(),
+  include_personal_overrides: queryBoolean.optional(),
 });
 
 export const getSecretInput = projectScoped({
@@ -245,3 +252,18 @@ export const encryptedSecretSchema = z.object({
 });
 
 export type ImportedSecrets = z.input<typeof importedSecretsSchema>;
+
+/** Infisical's version listing: newest first, the current state included; a page of `limit` from `offset`. */
+export const listSecretVersionsInput = z.object({
+  secretId: z.string().min(1).max(255),
+  offset: z.union([z.number().int().min(0), z.string().regex(/^\d{1,9}$/, "Expected a non-negative integer").transform(Number)]).default(0),
+  limit: z.union([z.number().int(), z.string().regex(/^\d{1,3}$/, "Expected an integer").transform(Number)]).pipe(z.number().int().min(1).max(100)).default(20),
+});
+
+export const rollbackSecretInput = z.strictObject({
+  secretId: z.string().min(1).max(255),
+  /** The version whose value, comment and metadata come back. */
+  version: z.number().int().min(1),
+});
+
+export const secretVersionsSchema = z.object({ secretVersions: z.array(secretSchema) });

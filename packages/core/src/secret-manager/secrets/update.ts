@@ -3,7 +3,8 @@ import { assertTagIds } from "../tags/lookup.js";
 import { insertSecrets, newSecretFrom, planCreates } from "./create.js";
 import type { SecretRow, SecretVersionRow } from "../tables.js";
 import { decodeSecret, sealContent, versionOf, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
-import { requireOnSecret } from "./visibility.js";
+import { tagSlugsOf } from "./view.js";
+import { requireCouldDescribe, requireSecretChange } from "./visibility.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
 export interface SecretUpdate {
@@ -23,11 +24,27 @@ interface PlannedUpdate {
   next: PlainSecret;
 }
 
+/** A secret a write changed: as it now is, and as it was (none when the write created it). */
+export interface WrittenSecret {
+  secret: PlainSecret;
+  before?: PlainSecret;
+}
+
 /**
  * Updates secrets, all or nothing: every check runs before the first write. Returns, per item,
- * the secret as it now is (undefined for a missing one skipped by `ignore`).
+ * the secret as it now is and was (undefined for a missing one skipped by `ignore`).
+ *
+ * Order of refusals: a name the caller could never describe is 403 before anything is looked up
+ * (whether it exists is none of its business); then missing folders and secrets 404; then every
+ * named secret is authorized, changed or not, as it is and as it will be (403); then name
+ * conflicts (400).
  */
-export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[], mode: MissingMode): Promise<(PlainSecret | undefined)[]> {
+export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[], mode: MissingMode): Promise<(WrittenSecret | undefined)[]> {
+  for (const item of items) {
+    requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
+    const newKey = item.changes.newKey;
+    if (newKey !== undefined && newKey !== item.key) requireCouldDescribe(w.access, w.env.slug, item.secretPath, newKey);
+  }
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
   assertDistinct(items);
   assertTagIds(w.tags, items.flatMap((i) => i.changes.tagIds ?? []));
@@ -39,7 +56,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   for (const group of groupByKind(w, items, folders)) {
     const newKeys = group.items.flatMap((i) => (i.changes.newKey !== undefined && i.changes.newKey !== i.key ? [i.changes.newKey] : []));
     const hashOf = new Map([...group.items.map((i) => i.key), ...newKeys].map((k) => [k, w.cipher.blindIndex(k)]));
-    const rows = await w.secrets.ofKind(group.folder.id, [...new Set(hashOf.values())], group);
+    const rows = await w.secrets.ofKind(group.folder.id, [...new Set(hashOf.values())], group, { forUpdate: true });
     const byHash = new Map(rows.map((r) => [r.keyHash, r]));
     // A new name may be neither an existing secret's nor another item's final name.
     const finalNames = new Set<string>();
@@ -57,17 +74,18 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
       planned.push({ index: indexOf.get(item)!, row, current, next: applyChanges(current, item.changes, w) });
     }
   }
+  // Groups were read in lock order; everything after goes in the order of the items.
+  planned.sort((a, b) => a.index - b.index);
+  missing.sort((a, b) => a.index - b.index);
   if (missing.length && mode === "failOnNotFound") {
     const names = missing.map(({ item }) => describeKey(item.secretPath, item.key));
     throw new NotFoundError(`Secret${names.length > 1 ? "s" : ""} not found: ${names.join(", ")}`);
   }
+  const environment = w.env.slug;
+  for (const { current, next } of planned) requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags);
   if (conflicts.length) throw new BadRequestError(`A secret with this name already exists: ${conflicts.join(", ")}`);
 
   const changed = planned.filter((p) => !sameSecret(p.current, p.next));
-  for (const { current, next } of changed) {
-    requireOnSecret(w.access, "edit", w.env.slug, current, w.tags);
-    if (next.key !== current.key || !sameList(next.tagIds, current.tagIds)) requireOnSecret(w.access, "edit", w.env.slug, next, w.tags);
-  }
   const upserts = mode === "upsert" ? missing : [];
   const created = await planCreates(
     w,
@@ -82,9 +100,9 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   if (versions.length) await w.secrets.fileVersions(versions);
   await insertSecrets(w, created);
 
-  const results: (PlainSecret | undefined)[] = items.map(() => undefined);
-  for (const p of planned) results[p.index] = p.next;
-  upserts.forEach(({ index }, i) => (results[index] = created[i]));
+  const results: (WrittenSecret | undefined)[] = items.map(() => undefined);
+  for (const p of planned) results[p.index] = { secret: p.next, before: p.current };
+  upserts.forEach(({ index }, i) => (results[index] = { secret: created[i] }));
   return results;
 }
 
@@ -141,6 +159,6 @@ async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate)
     next.key !== current.key || next.value !== current.value || next.comment !== current.comment || !sameMetadata(next.metadata, current.metadata);
   if (contentChanged) Object.assign(patch, sealContent(w.cipher, next));
   if (!(await w.secrets.update(row, patch))) throw new BadRequestError(`Secret '${current.key}' was changed by another request; retry`);
-  w.log.record("secret:update", w.env, next.folder.path, next.key);
+  w.log.record("secret:update", w.env, next.folder.path, next.key, tagSlugsOf(next.tagIds, w.tags));
   return versionOf(row);
 }

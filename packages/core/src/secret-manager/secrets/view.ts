@@ -19,6 +19,9 @@ export const tagsOf = (tagIds: readonly string[], tags: ReadonlyMap<string, TagR
     return tag ? [tag] : [];
   });
 
+/** The slugs of a secret's tags that still exist: what permission checks and events see. */
+export const tagSlugsOf = (tagIds: readonly string[], tags: ReadonlyMap<string, TagRow>): string[] => tagsOf(tagIds, tags).map((t) => t.slug);
+
 /** The answer's `actor`: the stored one plus `groupId`, field by field (a spread followed by a new field is slow in V8). */
 const actorObject = (actor: SecretActor) => ({
   actorId: actor.actorId,
@@ -96,8 +99,13 @@ export function toEncryptedSecretObject(secret: PlainSecret, cipher: ProjectCiph
   };
 }
 
-/** Folder path, then name: a stable order, so equal content always serializes (and hashes) equally. */
+/**
+ * Folder path, then name, then the shared secret before a personal override of the same name (so
+ * a client that sets variables in list order ends with the override): a stable order, so equal
+ * content always serializes (and hashes) equally.
+ */
 export function sortSecrets<T extends { secretPath: string; secretKey: string; type: string }>(secrets: T[]): T[] {
   const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return secrets.sort((a, b) => cmp(a.secretPath, b.secretPath) || cmp(a.secretKey, b.secretKey) || cmp(a.type, b.type));
+  const rank = (type: string) => (type === "shared" ? 0 : 1);
+  return secrets.sort((a, b) => cmp(a.secretPath, b.secretPath) || cmp(a.secretKey, b.secretKey) || rank(a.type) - rank(b.type));
 }

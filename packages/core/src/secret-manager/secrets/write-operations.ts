@@ -46,8 +46,8 @@ export const writeOperations = {
     run: (ctx, actor, input, scope) =>
       withSecretWrite(ctx, actor, scope, async (w) => {
         const item = { secretPath: input.secretPath, key: input.secretName, type: input.type, changes: changesOf(input) };
-        const [secret] = await updateSecrets(w, [item], "failOnNotFound");
-        return { secret: presentWritten(w.view, secret!) };
+        const [written] = await updateSecrets(w, [item], "failOnNotFound");
+        return { secret: presentWritten(w.view, written!.secret, written!.before) };
       }),
   }),
 

@@ -61,7 +61,10 @@ export async function resolveFolders(w: WriteScope, paths: Iterable<string>): Pr
   return folders;
 }
 
-/** Items grouped by folder and kind (shared, or the caller's personal overrides), in first-seen order. */
+/**
+ * Items grouped by folder and kind (shared, or the caller's personal overrides), ordered by
+ * folder id, type and owner: the order every writer locks groups in (see `SecretRepository.ofKind`).
+ */
 export function groupByKind<T extends { secretPath: string; type: SecretType }>(
   w: WriteScope,
   items: readonly T[],
@@ -77,8 +80,13 @@ export function groupByKind<T extends { secretPath: string; type: SecretType }>(
     }
     group.items.push(item);
   }
-  return [...groups.values()];
+  return [...groups.values()].sort(lockOrder);
 }
+
+const lockOrder = (a: { folder: FolderRef; type: string; ownerId: string }, b: { folder: FolderRef; type: string; ownerId: string }): number =>
+  compare(a.folder.id, b.folder.id) || compare(a.type, b.type) || compare(a.ownerId, b.ownerId);
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** 400 when two items name the same secret: a batch says once what happens to each. */
 export function assertDistinct(items: readonly { secretPath: string; type: SecretType; key: string }[]): void {

@@ -2,7 +2,10 @@ import { z } from "zod";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { newId } from "../../kernel/ids.js";
 import { defineOperation } from "../../kernel/operation.js";
+import { actorPrincipal } from "../../kernel/actor.js";
 import { memberProjectScope } from "../scope.js";
+import { requireBulkChange } from "../secrets/bulk-change.js";
+import type { PlacedSecret } from "../secrets/visibility.js";
 import type { TagRow } from "../tables.js";
 import { tagRepository } from "./repository.js";
 import { createTagInput, deleteTagInput, listTagsInput, tagSchema } from "./schemas.js";
@@ -49,12 +52,18 @@ export const tagOperations = {
     input: deleteTagInput,
     output: z.object({ workspaceTag: tagSchema }),
     use: memberProjectScope,
-    async run(ctx, _actor, input, { access, project }) {
+    async run(ctx, actor, input, { access, project }) {
       access.require("delete", "tags");
       return ctx.withTransaction(async (tx) => {
         const tags = tx.repo(tagRepository);
         const tag = await tags.byId(project.id, input.tagId);
         if (!tag) throw new NotFoundError("Tag not found");
+        // Detaching the tag retags every secret carrying it: each is authorized like a retag.
+        const detach = (before: PlacedSecret): PlacedSecret => ({ ...before, secret: { ...before.secret, tagIds: before.secret.tagIds.filter((id) => id !== tag.id) } });
+        await requireBulkChange(tx, { access, project }, actorPrincipal(actor)?.id, await tags.carriersOf(tag), await tags.ofProject(project.id), {
+          fields: ["secretTags"],
+          after: detach,
+        });
         await tags.delete(tag);
         return { workspaceTag: toTag(tag) };
       });

@@ -1,6 +1,9 @@
 import { defineRepository } from "../../kernel/context.js";
-import { tablesOf } from "../../storage/table.js";
-import { secretTables, type TagRow } from "../tables.js";
+import { tablesOf, type TablesOf } from "../../storage/table.js";
+import { secretTables, type SecretRow, type TagRow } from "../tables.js";
+
+const carriersOf = async (t: TablesOf<typeof secretTables>, tag: TagRow): Promise<SecretRow[]> =>
+  (await t.secrets.find({ projectId: tag.projectId })).filter((s) => s.tagIds.includes(tag.id));
 
 export const tagRepository = defineRepository("secret-manager.tags", (ctx) => {
   const t = tablesOf(ctx.storage, secretTables);
@@ -15,13 +18,14 @@ export const tagRepository = defineRepository("secret-manager.tags", (ctx) => {
     byId: (projectId: string, id: string): Promise<TagRow | undefined> => t.secretTags.findOne({ projectId, id }),
     insert: (tag: TagRow): Promise<void> => t.secretTags.insert(tag),
 
+    /** The secrets carrying a tag. Tag sets are stored on the secret rows, which no index reaches by tag: the project is scanned once. */
+    carriersOf: (tag: TagRow): Promise<SecretRow[]> => carriersOf(t, tag),
+
     /** Deletes a tag and detaches it from every secret that carried it, in one transaction. */
     delete: (tag: TagRow): Promise<void> =>
       ctx.withTransaction(async (tx) => {
         const w = tablesOf(tx.storage, secretTables);
-        // Tag sets are stored on the secret rows, which no index reaches by tag: scan the project once.
-        const carriers = (await w.secrets.find({ projectId: tag.projectId })).filter((s) => s.tagIds.includes(tag.id));
-        for (const s of carriers) await w.secrets.update({ id: s.id }, { tagIds: s.tagIds.filter((id) => id !== tag.id) });
+        for (const s of await carriersOf(w, tag)) await w.secrets.update({ id: s.id }, { tagIds: s.tagIds.filter((id) => id !== tag.id) });
         await w.secretTags.delete({ id: tag.id });
       }),
   };

@@ -14,3 +14,5 @@ export const loginInput = z.object({ email, password: z.string().min(1).max(256)
 
 export const universalAuthLoginInput = z.object({ clientId: z.string().min(1).max(256), clientSecret: z.string().min(1).max(512) });
 export const universalAuthLoginOutput = tokenResponse.extend({ accessTokenMaxTTL: z.number().int() });
+
+export const renewTokenInput = z.strictObject({ accessToken: z.string().min(1).max(512) });

@@ -20,13 +20,19 @@ export interface IssuedToken {
 /** Prefix of every access token; the rest is 32 random bytes. Only the SHA-256 is stored. */
 export const ACCESS_TOKEN_PREFIX = "srt_";
 
-/** Issues a bearer token for `subject`, living `ttlSeconds`; inside a transaction, written in it. */
-export async function issueAccessToken(ctx: Context, subject: TokenSubject, ttlSeconds: number): Promise<IssuedToken> {
+/**
+ * Issues a bearer token for `subject`, living `ttlSeconds`; inside a transaction, written in it.
+ * `numUsesLimit` (0: none) bounds how many requests may use it.
+ */
+export async function issueAccessToken(ctx: Context, subject: TokenSubject, ttlSeconds: number, numUsesLimit = 0): Promise<IssuedToken> {
   const token = newSecretToken(ACCESS_TOKEN_PREFIX);
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
   const tokenId = newId();
-  await ctx.repo(authRepository).insertToken({
+  const repo = ctx.repo(authRepository);
+  // The counter first: a token whose counter is missing is refused, never unlimited.
+  if (numUsesLimit > 0) await repo.insertTokenUses(tokenId);
+  await repo.insertToken({
     id: tokenId,
     tokenHash: sha256Hex(token),
     actorType: subject.actorType,
@@ -36,6 +42,7 @@ export async function issueAccessToken(ctx: Context, subject: TokenSubject, ttlS
     revokedAt: null,
     lastUsedAt: null,
     createdAt: now.toISOString(),
+    numUsesLimit,
   });
   return { token, tokenId, expiresAt };
 }
@@ -54,7 +61,12 @@ export async function revokeTokensOf(ctx: Context, actorType: TokenActorType, ac
   await ctx.repo(authRepository).revokeTokensOf(actorType, actorId, ctx.clock.now().toISOString());
 }
 
-/** Housekeeping step: access tokens that expired or were revoked over a day ago go (only their hashes were kept). */
+/**
+ * Housekeeping step: access tokens that expired or were revoked over a day ago go (only their
+ * hashes were kept), with their use counters; so do password-failure windows that ended.
+ */
 export async function purgeLapsedTokens(ctx: Context, now: Date): Promise<void> {
-  await ctx.repo(authRepository).purgeTokensLapsedBefore(new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString());
+  const repo = ctx.repo(authRepository);
+  await repo.purgeTokensLapsedBefore(new Date(now.getTime() - 24 * 60 * 60 * 1000).toISOString());
+  await repo.purgePasswordFailuresBefore(new Date(now.getTime() - ctx.config.passwordLockout.windowSeconds * 1000).toISOString());
 }

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { ORG_ROLES } from "../../access/org-access.js";
 import { isoDateTime, uuid } from "../../kernel/schemas.js";
+import { isTrustedIpEntry } from "../auth/trusted-ips.js";
 
-const MAX_TTL = 315_360_000; // ten years, seconds
+export const MAX_TTL = 315_360_000; // ten years, seconds
 
-const identitySchema = z.object({
+export const identitySchema = z.object({
   id: uuid,
   name: z.string(),
   orgId: uuid,
@@ -14,9 +15,11 @@ const identitySchema = z.object({
   updatedAt: isoDateTime,
 });
 
-const trustedIps = z.array(z.object({ ipAddress: z.string().min(1).max(64) })).max(50);
+export const trustedIps = z
+  .array(z.object({ ipAddress: z.string().trim().min(1).max(64).refine(isTrustedIpEntry, "Expected an IP address or a CIDR block such as 10.0.0.0/8") }))
+  .max(50);
 
-const universalAuthSchema = z.object({
+export const universalAuthSchema = z.object({
   id: uuid,
   clientId: z.string(),
   identityId: uuid,
@@ -32,7 +35,8 @@ const universalAuthSchema = z.object({
 export const createIdentityInput = z.object({
   name: z.string().trim().min(1).max(64),
   organizationId: z.string().min(1),
-  role: z.enum(ORG_ROLES).default("member"),
+  /** Infisical's default: without a role the identity acts only through its project memberships. */
+  role: z.enum(ORG_ROLES).default("no-access"),
 });
 export const createIdentityOutput = z.object({ identity: identitySchema });
 
@@ -52,18 +56,32 @@ export const createClientSecretInput = z.object({
   numUsesLimit: z.number().int().min(0).default(0),
   ttl: z.number().int().min(0).max(MAX_TTL).default(0),
 });
-export const createClientSecretOutput = z.object({
-  clientSecret: z.string(),
-  clientSecretData: z.object({
-    id: uuid,
-    description: z.string(),
-    clientSecretPrefix: z.string(),
-    clientSecretNumUses: z.number().int(),
-    clientSecretNumUsesLimit: z.number().int(),
-    clientSecretTTL: z.number().int(),
-    identityUAId: uuid,
-    isClientSecretRevoked: z.boolean(),
-    createdAt: isoDateTime,
-    updatedAt: isoDateTime,
-  }),
+/** A client secret as answers show it: never the secret, only its first characters. */
+export const clientSecretDataSchema = z.object({
+  id: uuid,
+  description: z.string(),
+  clientSecretPrefix: z.string(),
+  clientSecretNumUses: z.number().int(),
+  clientSecretNumUsesLimit: z.number().int(),
+  clientSecretTTL: z.number().int(),
+  identityUAId: uuid,
+  isClientSecretRevoked: z.boolean(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+export const createClientSecretOutput = z.object({ clientSecret: z.string(), clientSecretData: clientSecretDataSchema });
+
+export const identityIdInput = z.strictObject({ identityId: z.string().min(1).max(255) });
+export const identityOutput = createIdentityOutput;
+
+export const listIdentitiesInput = z.strictObject({
+  /** Infisical's name; a machine identity lists its own organization, a user in one organization that one. */
+  orgId: z.string().min(1).max(255).optional(),
+});
+export const listIdentitiesOutput = z.object({ identities: z.array(identitySchema), totalCount: z.number().int() });
+
+export const updateIdentityInput = z.strictObject({
+  identityId: z.string().min(1).max(255),
+  name: z.string().trim().min(1).max(64).optional(),
+  role: z.enum(ORG_ROLES).optional(),
 });

@@ -2,6 +2,7 @@ import type { OrgRole } from "../../access/org-access.js";
 import type { IdentityRow } from "../../access/tables.js";
 import type { ClientSecretRow, UniversalAuthRow } from "../tables.js";
 
+/** An identity as every answer shows it; `authMethods` are its login methods, by Infisical's names. */
 export const toIdentity = (i: IdentityRow, authMethods: string[]) => ({
   id: i.id,
   name: i.name,

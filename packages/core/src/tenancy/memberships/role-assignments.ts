@@ -2,7 +2,7 @@ import type { ProjectAccess } from "../../access/project-access.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError, ValidationError } from "../../kernel/errors.js";
 import { findBuiltInProjectRole, type BuiltInProjectRoleSlug, type PermissionRule } from "../../permissions/index.js";
-import { assertWithinBoundary, permanentWindow, temporaryWindow } from "../grants.js";
+import { assertWithinBoundary, grantEnd, permanentWindow, temporaryWindow } from "../grants.js";
 import { roleRepository } from "../roles/repository.js";
 import type { RoleGrant } from "./repository.js";
 import type { RoleAssignment } from "./schemas.js";
@@ -34,18 +34,17 @@ async function resolveRole(ctx: Context, projectId: string, slug: string): Promi
 
 /**
  * The roles to store for these assignments, in the granter's project: every role known, every
- * window valid, and nothing granted beyond what the granter holds.
+ * window valid, and nothing granted beyond what the granter holds for as long as each role lasts.
  */
 export async function roleGrants(ctx: Context, granter: ProjectAccess, assignments: readonly RoleAssignment[]): Promise<RoleGrant[]> {
   const now = ctx.clock.now();
   const grants: RoleGrant[] = [];
-  const granted: PermissionRule[] = [];
   for (const assignment of assignments) {
     const resolved = await resolveRole(ctx, granter.project.id, assignment.role);
-    granted.push(...resolved.permissions);
-    grants.push({ role: resolved.role, customRoleId: resolved.customRoleId, isTemporary: assignment.isTemporary, ...temporaryWindow(assignment, now) });
+    const window = temporaryWindow(assignment, now);
+    assertWithinBoundary(granter, resolved.permissions, { now, until: grantEnd(window) });
+    grants.push({ role: resolved.role, customRoleId: resolved.customRoleId, isTemporary: assignment.isTemporary, ...window });
   }
-  assertWithinBoundary(granter, granted);
   return grants;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDateTime, temporaryGrantFields, uuid } from "../../kernel/schemas.js";
+import { email, isoDateTime, temporaryGrantFields, uuid } from "../../kernel/schemas.js";
 
 /** One role given to a membership; temporary roles use a relative range from their start time. */
 export const roleAssignmentSchema = z.object({
@@ -67,11 +67,18 @@ export const identityMembershipSchema = z.object({
   updatedAt: isoDateTime,
 });
 
-export const addUsersInput = z.object({
+/** Users named by username, by e-mail or both (the e-mail is every user's username); at least one. */
+const userNames = {
   projectId: z.string().min(1),
-  usernames: z.array(z.string().min(1).max(255)).min(1).max(100),
-  roleSlugs: z.array(z.string().min(1).max(64)).min(1).default(["member"]),
-});
+  usernames: z.array(z.string().min(1).max(255)).max(100).default([]),
+  emails: z.array(email).max(100).default([]),
+};
+const someUser = (v: { usernames: string[]; emails: string[] }) => v.usernames.length + v.emails.length > 0;
+const someUserMessage = { message: "Name at least one user in usernames or emails", path: ["usernames"] };
+
+export const addUsersInput = z
+  .object({ ...userNames, roleSlugs: z.array(z.string().min(1).max(64)).min(1).default(["member"]) })
+  .refine(someUser, someUserMessage);
 export const addUsersOutput = z.object({ memberships: z.array(userMembershipSchema) });
 
 export const addIdentityInput = z
@@ -93,3 +100,30 @@ export const updateRolesInput = z.object({
   roles: z.array(roleAssignmentSchema).min(1).max(20),
 });
 export const updateRolesOutput = z.object({ roles: z.array(membershipRoleSchema) });
+
+export const removeUsersInput = z.strictObject(userNames).refine(someUser, someUserMessage);
+export const removeUsersOutput = addUsersOutput;
+
+/** A user's membership in lists and single reads: the details shape with its timestamps. */
+export const userMembershipDetailsSchema = membershipDetailsSchema.extend({ createdAt: isoDateTime, updatedAt: isoDateTime });
+
+export const listUserMembershipsInput = z.strictObject({ projectId: z.string().min(1).max(255) });
+export const listUserMembershipsOutput = z.object({ memberships: z.array(userMembershipDetailsSchema) });
+export const userMembershipInput = z.strictObject({ projectId: z.string().min(1).max(255), membershipId: z.string().min(1).max(255) });
+export const userMembershipOutput = z.object({ membership: userMembershipDetailsSchema });
+export const removedUserMembershipOutput = z.object({ membership: userMembershipSchema });
+
+/** A machine identity's membership with the identity it is for. */
+export const identityMembershipDetailsSchema = identityMembershipSchema.extend({
+  identity: z.object({ id: uuid, name: z.string(), authMethods: z.array(z.string()) }),
+});
+
+export const listIdentityMembershipsInput = z.strictObject({ projectId: z.string().min(1).max(255) });
+export const listIdentityMembershipsOutput = z.object({ identityMemberships: z.array(identityMembershipDetailsSchema), totalCount: z.number().int() });
+export const identityMembershipInput = z.strictObject({ projectId: z.string().min(1).max(255), identityId: z.string().min(1).max(255) });
+export const identityMembershipOutput = z.object({ identityMembership: identityMembershipDetailsSchema });
+export const updateIdentityMembershipInput = z.strictObject({
+  projectId: z.string().min(1).max(255),
+  identityId: z.string().min(1).max(255),
+  roles: z.array(roleAssignmentSchema).min(1).max(20),
+});

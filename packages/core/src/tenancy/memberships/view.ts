@@ -1,4 +1,4 @@
-import type { CustomRoleRow, MembershipRoleRow, MembershipRow } from "../../access/tables.js";
+import type { CustomRoleRow, IdentityRow, MembershipRoleRow, MembershipRow } from "../../access/tables.js";
 import { temporaryGrantOf } from "../../kernel/schemas.js";
 import type { UserRow } from "../tables.js";
 
@@ -56,4 +56,17 @@ export const toMembershipDetails = (m: MembershipRow, user: UserRow, roles: Memb
       ...temporaryGrantOf(r),
     };
   }),
+});
+
+/** A user's membership in lists and single reads: the details with the membership's timestamps. */
+export const toUserMembershipDetails = (m: MembershipRow, user: UserRow, roles: MembershipRoleRow[], custom: CustomRoleRow[]) => ({
+  ...toMembershipDetails(m, user, roles, custom),
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+});
+
+/** A machine identity's membership with the identity it is for. */
+export const toIdentityMembershipDetails = (m: MembershipRow, identity: IdentityRow, roles: MembershipRoleRow[], authMethods: string[]) => ({
+  ...toIdentityMembership(m, identity.id, roles),
+  identity: { id: identity.id, name: identity.name, authMethods },
 });

@@ -4,7 +4,7 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { randomAlphanumeric } from "../../kernel/ids.js";
 import type { PermissionRule } from "../../permissions/index.js";
-import { assertWithinBoundary, temporaryWindow, type TemporaryInput } from "../grants.js";
+import { assertWithinBoundary, grantEnd, temporaryWindow, type TemporaryInput } from "../grants.js";
 import { privilegeRepository, type PrivilegePatch } from "./repository.js";
 import type { PrivilegeTarget } from "./scope.js";
 
@@ -37,10 +37,11 @@ export async function privilegeBySlug(ctx: Context, target: PrivilegeTarget, slu
 }
 
 export async function grantPrivilege(ctx: Context, target: PrivilegeTarget, grant: PrivilegeGrant): Promise<PrivilegeRow> {
-  assertWithinBoundary(target.access, grant.permissions);
+  const now = ctx.clock.now();
+  const window = temporaryWindow(grant, now);
+  assertWithinBoundary(target.access, grant.permissions, { now, until: grantEnd(window) });
   const slug = grant.slug ?? `privilege-${randomAlphanumeric(10).toLowerCase()}`;
   await assertSlugFree(ctx, target, slug);
-  const now = ctx.clock.now();
   return ctx.repo(privilegeRepository).create(
     {
       projectMembershipId: target.membershipId,
@@ -49,21 +50,30 @@ export async function grantPrivilege(ctx: Context, target: PrivilegeTarget, gran
       slug,
       permissions: grant.permissions,
       isTemporary: grant.isTemporary,
-      ...temporaryWindow(grant, now),
+      ...window,
     },
     now,
   );
 }
 
+/**
+ * A change of permissions or of the window (made permanent, moved, widened — any new window) is a
+ * grant of the privilege as it will be: the boundary runs against its permissions for as long as
+ * its window lets it last. A change of slug alone grants nothing.
+ */
 export async function changePrivilege(ctx: Context, target: PrivilegeTarget, id: string, change: PrivilegeChange): Promise<PrivilegeRow> {
-  if (change.permissions) assertWithinBoundary(target.access, change.permissions);
   const now = ctx.clock.now();
+  const window = change.temporary && { isTemporary: change.temporary.isTemporary, ...temporaryWindow(change.temporary, now) };
   const updated = await ctx.repo(privilegeRepository).update(id, now, async (row, tx): Promise<PrivilegePatch> => {
+    if (change.permissions || window) {
+      const permissions = change.permissions ?? (row.permissions as PermissionRule[]);
+      assertWithinBoundary(target.access, permissions, { now, until: grantEnd(window ?? row) });
+    }
     if (change.slug && change.slug !== row.slug) await assertSlugFree(tx, target, change.slug);
     return {
       ...(change.slug !== undefined && { slug: change.slug }),
       ...(change.permissions !== undefined && { permissions: change.permissions }),
-      ...(change.temporary !== undefined && { isTemporary: change.temporary.isTemporary, ...temporaryWindow(change.temporary, now) }),
+      ...window,
     };
   });
   if (!updated) throw new NotFoundError("Privilege not found");

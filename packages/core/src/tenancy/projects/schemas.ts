@@ -64,3 +64,35 @@ export const createProjectInput = z.object({
   /** Needed when the calling user belongs to more than one organization. */
   organizationId: z.string().min(1).optional(),
 });
+
+/** Infisical's list filter: a project type, or `all` (the same as none). */
+const projectTypeFilter = z.enum([...PROJECT_TYPES, "all"]);
+
+export const listProjectsInput = z.strictObject({
+  type: projectTypeFilter.optional(),
+  /** A user in several organizations lists one of them; without it, all of them. */
+  organizationId: z.string().min(1).max(255).optional(),
+});
+export const projectListOutput = z.object({ projects: z.array(projectSchema) });
+/** The same list under Infisical's older key, on `GET /api/v1/workspace`. */
+export const workspaceListOutput = z.object({ workspaces: z.array(projectSchema) });
+
+export const projectIdInput = z.strictObject({ projectId: z.string().min(1).max(255) });
+export const projectOutput = z.object({ project: projectSchema });
+export const workspaceOutput = z.object({ workspace: projectSchema });
+
+/** Infisical's project update, field for field; what is left out stays as it is. */
+export const updateProjectInput = z.strictObject({
+  projectId: z.string().min(1).max(255),
+  name: z.string().trim().min(1).max(64).optional(),
+  description: z.string().trim().max(1024).optional(),
+  slug: z.string().min(5).max(64).regex(slugPattern, "lower-case letters, digits and hyphens").optional(),
+  autoCapitalization: z.boolean().optional(),
+  hasDeleteProtection: z.boolean().optional(),
+  enforceEncryptedSecretManagerSecretMetadata: z.boolean().optional(),
+  secretSharing: z.boolean().optional(),
+  showSnapshotsLegacy: z.boolean().optional(),
+  secretDetectionIgnoreValues: z.array(z.string().max(1024)).max(1000).optional(),
+  pitVersionLimit: z.number().int().min(1).max(100).optional(),
+});
+export type ProjectUpdate = Omit<z.output<typeof updateProjectInput>, "projectId">;

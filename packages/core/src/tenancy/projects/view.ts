@@ -1,3 +1,4 @@
+import { rankedLive } from "../../access/environment-order.js";
 import type { EnvironmentRow, ProjectRow } from "../../access/tables.js";
 import type { Context } from "../../kernel/context.js";
 import { projectRepository } from "./repository.js";
@@ -18,7 +19,7 @@ export function projectObject(project: ProjectRow, envs: readonly EnvironmentRow
     kmsSecretManagerKeyId: project.kmsSecretManagerKeyId,
     createdAt: project.createdAt,
     updatedAt: project.updatedAt,
-    environments: envs.filter((e) => !e.deletedAt).map((e) => ({ name: e.name, slug: e.slug, id: e.id })),
+    environments: rankedLive(envs).map((e) => ({ name: e.name, slug: e.slug, id: e.id })),
     deletedEnvironments: envs
       .filter((e) => e.deletedAt)
       .map((e) => ({
@@ -42,7 +43,8 @@ export function projectObject(project: ProjectRow, envs: readonly EnvironmentRow
     showSnapshotsLegacy: project.showSnapshotsLegacy,
     enforceEncryptedSecretManagerSecretMetadata: project.enforceEncryptedSecretManagerSecretMetadata,
     secretBlindIndexEnabled: project.secretBlindIndexEnabled,
-    isLegacyAdditionalPrivilegesEnabled: project.isLegacyAdditionalPrivilegesEnabled,
+    // Both generations of additional privileges work in every project, including those stored before the flag was set.
+    isLegacyAdditionalPrivilegesEnabled: true,
     version: project.version,
     pitVersionLimit: project.pitVersionLimit,
     auditLogsRetentionDays: project.auditLogsRetentionDays,

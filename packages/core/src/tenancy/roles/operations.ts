@@ -1,8 +1,8 @@
 import { projectScope } from "../../access/scope.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
-import { builtInProjectRoles, findBuiltInProjectRole } from "../../permissions/index.js";
-import { assertWithinBoundary } from "../grants.js";
+import { builtInProjectRoles, findBuiltInProjectRole, type PermissionRule } from "../../permissions/index.js";
+import { assertHoldsAll, assertWithinBoundary } from "../grants.js";
 import { roleRepository } from "./repository.js";
 import {
   createCustomRoleInput,
@@ -57,7 +57,8 @@ export const customRoleOperations = {
     use: roleScope("create"),
     async run(ctx, _actor, input, { access, project }) {
       assertNotBuiltIn(input.slug);
-      assertWithinBoundary(access, input.permissions);
+      // Custom roles are held for good by whoever is given them.
+      assertWithinBoundary(access, input.permissions, { now: ctx.clock.now(), until: Number.POSITIVE_INFINITY });
       const roles = ctx.repo(roleRepository);
       if (await roles.bySlug(project.id, input.slug)) throw slugTaken(input.slug);
       const row = await roles.create({
@@ -105,8 +106,10 @@ export const customRoleOperations = {
     output: updateCustomRoleOutput,
     use: roleScope("edit"),
     async run(ctx, _actor, input, { access, project }) {
-      if (input.permissions) assertWithinBoundary(access, input.permissions);
+      if (input.permissions) assertWithinBoundary(access, input.permissions, { now: ctx.clock.now(), until: Number.POSITIVE_INFINITY });
       const updated = await ctx.repo(roleRepository).update(project.id, input.roleId, async (row, tx) => {
+        // New rules change the access of everyone holding the role.
+        if (input.permissions) assertHoldsAll(access, row.permissions as PermissionRule[], "You cannot change a role granting permissions you do not hold yourself");
         if (input.slug && input.slug !== row.slug) {
           assertNotBuiltIn(input.slug);
           if (await tx.repo(roleRepository).bySlug(project.id, input.slug)) throw slugTaken(input.slug);

@@ -19,6 +19,7 @@ export const userRepository = defineRepository("users", (ctx) => {
     count: (): Promise<number> => t.users.count(),
     byId: (id: string): Promise<UserRow | undefined> => t.users.get(id),
     byEmail: (email: string): Promise<UserRow | undefined> => t.users.findOne({ email }),
+    byIds: (ids: readonly string[]): Promise<UserRow[]> => (ids.length ? t.users.find({ id: { in: [...ids] } }) : Promise.resolve([])),
     byUsername: (username: string): Promise<UserRow | undefined> => t.users.findOne({ username }),
 
     /** The users of an organization among these usernames; names of non-members are left out. */

@@ -36,6 +36,30 @@ export function transactionTests(storage: StorageUnderTest): void {
       expect(ids(await tables.users.find({}, { forUpdate: true }))).toEqual([user(1).id]);
     });
 
+    it("commits both of two transactions that lock two rows in opposite orders (a deadlock is run again)", async () => {
+      const { tables } = storage();
+      await tables.users.insertMany([{ ...user(1), firstName: "0" }, { ...user(2), firstName: "0" }]);
+      // Each holds its first row until the other holds its own (or a short wait passes, where
+      // the store runs one transaction at a time), then asks for the other's: on PostgreSQL one is
+      // aborted as a deadlock, and must be run again rather than fail.
+      let locked = 0;
+      let bothLocked: () => void = () => undefined;
+      const meeting = new Promise<void>((resolve) => (bothLocked = resolve));
+      const crosswise = (first: number, second: number) =>
+        storage().transaction(async (tx) => {
+          for (const n of [first, second]) {
+            const [row] = await tx.tables.users.find({ id: user(n).id }, { forUpdate: true });
+            await tx.tables.users.update({ id: row.id }, { firstName: String(Number(row.firstName) + 1) });
+            if (n === first) {
+              if (++locked === 2) bothLocked();
+              await Promise.race([meeting, new Promise((resolve) => setTimeout(resolve, 300))]);
+            }
+          }
+        });
+      await Promise.all([crosswise(1, 2), crosswise(2, 1)]);
+      expect((await tables.users.find({}, { orderBy: [["id", "asc"]] })).map((row) => row.firstName)).toEqual(["2", "2"]);
+    });
+
     it("rolls back every write when the callback throws, and rethrows the same error", async () => {
       const { tables } = storage();
       await tables.users.insertMany([user(1), user(2)]);
@@ -98,6 +122,7 @@ export function transactionTests(storage: StorageUnderTest): void {
         actorId: "identity-1",
         orgId: null,
         expiresAt: "2027-01-01T00:00:00.000Z",
+        numUsesLimit: 0,
         revokedAt: null,
         lastUsedAt: null,
         createdAt: "2026-01-01T00:00:00.000Z",
