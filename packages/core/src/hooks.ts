@@ -8,7 +8,8 @@ import { cmekRepository } from "./kms/keys/repository.js";
 import { environmentPurged, folderResidents, foldersRemoved, foldersRemoving } from "./secret-manager/hooks.js";
 import { secretManagerRemoval } from "./secret-manager/project-removal.js";
 import { countRefusedProjectRemovals } from "./secret-manager/removal-check.js";
-import { projectRemoved, projectRemoving } from "./tenancy/hooks.js";
+import { secretRepository } from "./secret-manager/secrets/repository.js";
+import { membershipsRemoved, projectRemoved, projectRemoving } from "./tenancy/hooks.js";
 
 /**
  * Where one area acts on another's changes, registered once per instance: each line names the
@@ -40,6 +41,13 @@ export function registerHooks(hooks: HookRegistry): HookRegistry {
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(secretManagerRemoval).removeProject(projectId))
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(certManagerRemoval).removeProject(projectId))
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(cmekRepository).removeProject(projectId))
+      // A removed membership takes what it owned: personal overrides, bundle grants and their sessions.
+      .on(membershipsRemoved, async (ctx, { memberships, at }) => {
+        for (const { projectId, principal } of memberships) {
+          await ctx.repo(secretRepository).removePersonalOf(projectId, principal.id);
+          await ctx.repo(bundleRepository).removeGrantee(projectId, { type: principal.kind, id: principal.id }, at);
+        }
+      })
       // The project's data key goes with it, and with it any way to revoke a lease later: refused while leases live.
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(dynamicSecretRepository).removeProject(projectId))
   );

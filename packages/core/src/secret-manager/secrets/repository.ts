@@ -95,6 +95,18 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
         await w.secrets.delete({ id: { in: rows.map((r) => r.id) } });
         for (const [folderId, hashes] of sharedNames) await w.secrets.delete({ folderId, type: "personal", keyHash: { in: [...hashes] } });
       }),
+
+    /**
+     * Removes one principal's personal overrides in a project with their history: its membership
+     * is gone, and an override left behind would speak for it again were it ever re-added.
+     */
+    removePersonalOf: (projectId: string, ownerId: string): Promise<void> =>
+      ctx.withTransaction(async (tx) => {
+        const w = tablesOf(tx.storage, secretTables);
+        const owned = { projectId, type: "personal", ownerId };
+        await w.secretVersions.delete(owned);
+        await w.secrets.delete(owned);
+      }),
   };
 });
 
