@@ -25,6 +25,17 @@ export const emptyModel = (): Model => ({ services: [], bundles: [], imports: []
 
 type Exec = (scene: Scene, model: Model, who: Principal) => Promise<unknown>;
 
+/** How each kind of move was answered (`ok` or the refusal's code), for INSIDER_STATS=1: a sequence of refusals proves little. */
+export const outcomes = new Map<string, Map<string, number>>();
+
+function count(label: string, answer: unknown): void {
+  const kind = label.split(" ").slice(0, label.startsWith("set ") || label.startsWith("change ") ? 1 : 2).join(" ").replace(/[#:].*$/, "");
+  const code = answer && typeof answer === "object" && "error" in answer ? String((answer as { error: unknown }).error) : "ok";
+  const byCode = outcomes.get(kind) ?? new Map<string, number>();
+  byCode.set(code, (byCode.get(code) ?? 0) + 1);
+  outcomes.set(kind, byCode);
+}
+
 class Step implements fc.AsyncCommand<Model, Scene> {
   constructor(
     private readonly label: string,
@@ -40,7 +51,8 @@ class Step implements fc.AsyncCommand<Model, Scene> {
   async run(model: Model, scene: Scene): Promise<void> {
     const who = scene[this.who];
     const answer = await answerOf(() => this.exec(scene, model, who));
-    expectNoLeak(scene, who, this.toString(), answer, this.kind);
+    count(this.label, answer);
+    await expectNoLeak(scene, who, this.toString(), answer, this.kind);
     await sweep(scene, this.toString(), this.touchesAccess || this.who === "accomplice");
   }
   toString(): string {
@@ -170,7 +182,7 @@ export function insiderCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Scene>>[]
     fc.tuple(who, target, target).map(([by, t, into]) =>
       step(`replace ${place(into)} with ${t.name}`, by, "write", async (s, _m, w) => {
         const removed = await answerOf(() => s.w.sr.secrets.delete(as(w), secretAt(s, into) as never));
-        expectNoLeak(s, w, `delete ${place(into)}`, removed, "write");
+        await expectNoLeak(s, w, `delete ${place(into)}`, removed, "write");
         return s.w.sr.secrets.update(as(w), { ...secretAt(s, { ...into, name: t.name }), newSecretName: into.name } as never);
       }),
     ),
@@ -223,10 +235,10 @@ export function insiderCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Scene>>[]
       ),
     ),
     fc.tuple(who, pick).map(([by, i]) =>
-      step(`list versions of secret #${i}`, by, "read", (s, _m, w) => s.w.sr.secrets.listVersions(as(w), { secretId: pickOf(s.secretIds, i) } as never)),
+      step(`list versions of secret #${i}`, by, "by-id", (s, _m, w) => s.w.sr.secrets.listVersions(as(w), { secretId: pickOf(s.secretIds, i) } as never)),
     ),
     fc.tuple(who, pick, fc.integer({ min: 1, max: 3 })).map(([by, i, version]) =>
-      step(`roll back secret #${i} to v${version}`, by, "read", (s, _m, w) => s.w.sr.secrets.rollback(as(w), { secretId: pickOf(s.secretIds, i), version })),
+      step(`roll back secret #${i} to v${version}`, by, "by-id", (s, _m, w) => s.w.sr.secrets.rollback(as(w), { secretId: pickOf(s.secretIds, i), version })),
     ),
 
     // ---- Tags.

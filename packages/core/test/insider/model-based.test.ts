@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Actor } from "@strongroom/core";
 import { createTestWorld, forEachStore, type TestWorld } from "@strongroom/core/testing";
-import { emptyModel, insiderCommands } from "./commands.js";
+import { emptyModel, insiderCommands, outcomes } from "./commands.js";
 import { sweep } from "./oracle.js";
 import { enrollProxy, insiderScene, type Denied } from "./scene.js";
 
@@ -57,5 +57,10 @@ forEachStore("the insider cannot read what the admin denied, whatever it does", 
       { numRuns: runsOn(store.name), seed: fixedSeed, endOnFailure: true, verbose: 1 },
     );
     expect(runs).toBeGreaterThan(0);
+    if (process.env.INSIDER_STATS) {
+      const rows = [...outcomes].sort().map(([kind, byCode]) => `${kind.padEnd(28)} ${[...byCode].map(([code, n]) => `${code} ${n}`).join(", ")}`);
+      console.log(`${store.name}: ${runs} sequences\n${rows.join("\n")}`);
+      outcomes.clear();
+    }
   });
 }, { only: process.env.INSIDER_STORES?.split(",") });

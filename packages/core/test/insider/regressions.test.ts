@@ -26,6 +26,27 @@ forEachStore("leaks the model-based insider test found", (store) => {
   };
   const codeOf = (attempt: Promise<unknown>) => attempt.then(() => "ok", (error: { code?: string }) => error.code ?? String(error));
 
+  it("versions and rollbacks by id never name a secret the caller may not describe, nor say which versions it has", async () => {
+    const s = await insiderScene(w, proxy, "read");
+    for (const [name, secretId] of Object.entries(s.deniedIds)) {
+      const attempts = [
+        () => w.sr.secrets.listVersions(s.insider.actor, { secretId } as never),
+        () => w.sr.secrets.rollback(s.insider.actor, { secretId, version: 1 }),
+        () => w.sr.secrets.rollback(s.insider.actor, { secretId, version: 99 }),
+      ];
+      for (const attempt of attempts) {
+        const answer = (await answerOf(attempt)) as { error: string; message: string };
+        expect(answer.error).toBe("PermissionDenied");
+        expect(answer.message).not.toContain(name);
+      }
+    }
+    // One it may read still lists and rolls back, by name.
+    const { secret } = await w.sr.secrets.get(s.insider.actor, { projectId: s.projectId, environment: "dev", secretPath: "/", secretName: "OPEN_KEY" } as never);
+    await w.sr.secrets.update(s.insider.actor, { projectId: s.projectId, environment: "dev", secretPath: "/", secretName: "OPEN_KEY", secretValue: "second" } as never);
+    expect((await w.sr.secrets.listVersions(s.insider.actor, { secretId: secret.id } as never)).secretVersions).toHaveLength(2);
+    expect((await w.sr.secrets.rollback(s.insider.actor, { secretId: secret.id, version: 1 })).secret).toMatchObject({ secretKey: "OPEN_KEY", secretValue: "open-value-OPEN_KEY", version: 3 });
+  });
+
   for (const denied of ["read", "readValue"] as Denied[]) {
     describe(`with ${denied} denied`, () => {
       it("renaming a denied secret into the name the insider's proxied service hands out is refused (single, batch)", async () => {
@@ -65,7 +86,7 @@ forEachStore("leaks the model-based insider test found", (store) => {
           const change = attach ? w.sr.secrets.attachTags : w.sr.secrets.detachTags;
           const answer = await answerOf(() => change(s.insider.actor, { ...dev(s, "CARD_NUMBER"), tagSlugs: ["public"] } as never));
           expect(answer).toHaveProperty("secret");
-          expect(leaksIn(s, answer, "write")).toEqual([]);
+          expect(leaksIn(s, answer, "write").leaks).toEqual([]);
           if (denied === "read") expect(answer).toMatchObject({ secret: { metadata: [], tags: [], secretReminderNote: null } });
         }
         // A secret it may describe keeps its full answer.
