@@ -116,8 +116,24 @@ const tags = fc.subarray(TAGS);
 const pick = fc.nat();
 const who = fc.constantFrom<"insider" | "accomplice">("insider", "insider", "accomplice");
 
+/** The insider's own reading rights, deny for deny: it holds them, so it may hand them on; `without` leaves one deny out. */
+const mirror = (without?: number) => [
+  { subject: "secrets", action: ["read"] },
+  ...[{ secretTags: { $in: ["pci"] } }, { environment: "prod" }, { secretName: { $glob: "*_LIVE_*" } }, { secretPath: { $glob: "/vault/**" } }]
+    .filter((_, i) => i !== without)
+    .map((conditions) => ({ subject: "secrets", action: ["read"], inverted: true, conditions })),
+];
+
 /** Secret rules the insider may try to hand out: some it holds, some it does not. */
 const RULES = [
+  mirror(),
+  mirror(),
+  mirror(0),
+  mirror(1),
+  mirror(2),
+  mirror(3),
+  [{ subject: "tags", action: ["read"] }],
+  [{ subject: "secrets", action: ["describeSecret"], conditions: { environment: "staging", secretPath: "/" } }, ...mirror().slice(1)],
   [{ subject: "secrets", action: ["read"] }],
   [{ subject: "secrets", action: ["read"], conditions: { environment: "dev" } }],
   [{ subject: "secrets", action: ["readValue", "describeSecret"], conditions: { secretTags: { $in: ["pci"] } } }],

@@ -112,8 +112,9 @@ export async function expectNoLeak(scene: Scene, who: Principal, step: string, a
 
 /** Hosts the insider controls: no credential of a denied secret may ever be brokered to them. */
 export const INSIDER_HOSTS = [
+  // Matched by the host patterns the insider's moves use: api.evil.test, *.evil.test, *.test ...
   { host: "api.evil.test", port: 443 },
-  { host: "x.evil.test", port: 443 },
+  // ... and evil.test:8443.
   { host: "evil.test", port: 8443 },
 ] as const;
 

@@ -83,6 +83,13 @@ export function insiderRules(denied: Denied) {
   ];
 }
 
+/** The accomplice's own rights at first: no secret, so that any it reads came from the insider. */
+const HELPER_RULES = [
+  { subject: "tags", action: ["read"] },
+  { subject: "secret-folders", action: ["read"] },
+  { subject: "secret-events", action: ["subscribe-on-created", "subscribe-on-updated", "subscribe-on-deleted", "subscribe-on-import-mutations"] },
+];
+
 /** Events a subscription delivered, collected as they arrive, and whether it has ended. */
 export class EventLog {
   readonly events: SubscribedEvent[] = [];
@@ -219,8 +226,10 @@ export async function insiderScene(w: TestWorld, proxy: Actor, denied: Denied): 
     await sr.memberships.addIdentity(admin, { projectId, identityId: made.identityId, roles: [{ role, isTemporary: false }] } as never);
     return { name, ...made, sessions: [] };
   };
+  // The accomplice starts with nothing of the secrets: what it reads, the insider must have handed it.
+  const helper = (await sr.customRoles.create(admin, { projectId, slug: `helper-${n}`, name: `Helper ${n}`, permissions: HELPER_RULES } as never)).role.slug as string;
   const insider = await principal("insider", insiderRole);
-  const accomplice = await principal("accomplice", insiderRole);
+  const accomplice = await principal("accomplice", helper);
 
   // The admin brokers CARD_NUMBER to its payment provider and grants the insiders agent sessions on it.
   const { service } = await sr.proxiedServices.create(admin, {
