@@ -5,7 +5,7 @@ import { certManagerRemoval } from "./cert-manager/project-removal.js";
 import { dynamicSecretRepository } from "./dynamic-secrets/secrets/repository.js";
 import type { HookRegistry } from "./kernel/context.js";
 import { cmekRepository } from "./kms/keys/repository.js";
-import { environmentPurged, folderResidents, foldersRemoved, foldersRemoving } from "./secret-manager/hooks.js";
+import { environmentPurged, folderResidents, foldersRemoved, foldersRemoving, secretNameUsers } from "./secret-manager/hooks.js";
 import { secretManagerRemoval } from "./secret-manager/project-removal.js";
 import { countRefusedProjectRemovals } from "./secret-manager/removal-check.js";
 import { secretRepository } from "./secret-manager/secrets/repository.js";
@@ -29,6 +29,17 @@ export function registerHooks(hooks: HookRegistry): HookRegistry {
       .on(folderResidents, async (ctx, { folderIds, residents }) => {
         for (const service of await ctx.repo(serviceRepository).inFolders(folderIds)) {
           residents.push({ subject: "proxied-services", folderId: service.folderId, name: service.name });
+        }
+      })
+      // Credentials name the secret they hand out: renaming a secret into such a name must be allowed as reading it.
+      .on(secretNameUsers, async (ctx, { folderIds, users }) => {
+        const services = ctx.repo(serviceRepository);
+        const inFolders = await services.inFolders(folderIds);
+        const credentials = await services.credentialsOf(inFolders.map((s) => s.id));
+        for (const service of inFolders) {
+          for (const credential of credentials.get(service.id) ?? []) {
+            if (credential.secretKey !== null) users.push({ folderId: service.folderId, secretKey: credential.secretKey, what: "a proxied service" });
+          }
         }
       })
       // Dynamic secrets live in folders too; their leases must still be revoked at the provider,
