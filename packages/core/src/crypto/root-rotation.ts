@@ -14,6 +14,8 @@ export interface RootSealedColumn {
   readonly column: string;
   /** The AAD the value was sealed with, from its row; undefined for none. */
   readonly aad: (row: Record<string, unknown>) => string | undefined;
+  /** Skipped when the storage holds no such table (a feature this build does not assemble). */
+  readonly optional?: boolean;
 }
 
 /** The data keys: each wrapped under the root key, bound to its own id. */
@@ -52,7 +54,8 @@ export async function rewrapRootSealed(storage: Storage, from: Buffer, to: Buffe
 
     const rewrapped: Record<string, number> = {};
     for (const column of columns) {
-      const table = tableOf(tx, column.table);
+      const table = tableOf(tx, column.table, column.optional);
+      if (!table) continue;
       const rows = (await table.find({}, { orderBy: [["id", "asc"]], forUpdate: true })) as Record<string, unknown>[];
       let n = 0;
       for (const row of rows) {
@@ -73,11 +76,11 @@ export async function rewrapRootSealed(storage: Storage, from: Buffer, to: Buffe
   });
 }
 
-function tableOf(storage: Storage, key: string): Table<Record<string, unknown>> {
+function tableOf(storage: Storage, key: string, optional = false): Table<Record<string, unknown>> | undefined {
   const byKey = (storage.tables as Record<string, Table<Record<string, unknown>>>)[key];
   if (byKey) return byKey;
   const byName = Object.values(storage.tables as Record<string, Table<Record<string, unknown>>>).find((t) => t.def.name === key);
-  if (!byName) throw new Error(`storage holds no table ${key}`);
+  if (!byName && !optional) throw new Error(`storage holds no table ${key}`);
   return byName;
 }
 

@@ -13,7 +13,11 @@ export { RootKeyNotRecognizedError, type RootRotationOutcome, type RootSealedCol
  * is sealed under a data key, which a root rotation leaves as it is. A feature that seals under
  * the root key (`KeyRing.sealWithRoot`) adds its column here, or the rotation would strand it.
  */
-export const ROOT_SEALED_COLUMNS: readonly RootSealedColumn[] = [wrappedDataKeys];
+export const ROOT_SEALED_COLUMNS: readonly RootSealedColumn[] = [
+  wrappedDataKeys,
+  // The audit log's checkpoint signing key (DESIGN.md §11), where the audit area is assembled.
+  { table: "auditSigningKeys", column: "sealedPrivateKey", aad: (row) => String(row.id), optional: true },
+];
 
 /**
  * `strongroom rotate-root-key`: rewraps every root-sealed value under `to`, all or nothing (see
@@ -21,3 +25,10 @@ export const ROOT_SEALED_COLUMNS: readonly RootSealedColumn[] = [wrappedDataKeys
  */
 export const rotateRootKey = (storage: Storage, from: Buffer, to: Buffer): Promise<RootRotationOutcome> =>
   rewrapRootSealed(storage, from, to, ROOT_SEALED_COLUMNS);
+
+export {
+  rotateProjectDataKey,
+  type DataKeyRotationOptions,
+  type DataKeyRotationReport,
+  type RotationStep,
+} from "../maintenance/data-key-rotation.js";
