@@ -32,8 +32,12 @@ export const dataKeyRotations = defineTable(
   {
     /** The project's id: one rotation per project at a time. */
     id: text(),
+    /** The secret-manager data keys, old and new. */
     fromKeyId: text(),
     toKeyId: text(),
+    /** The certificate data keys, old and new. */
+    certFromKeyId: text(),
+    certToKeyId: text(),
     /** `announced` (the new key is known, not yet used), `switched` (the project seals with it), `sweeping`. */
     phase: text(),
     startedAt: timestamp(),

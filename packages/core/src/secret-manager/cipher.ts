@@ -2,8 +2,7 @@ import { BoundedCache } from "../kernel/cache.js";
 import { defineCache, type Context } from "../kernel/context.js";
 import { openText, packSealed, seal, unpackSealed, type Sealed } from "../crypto/aead.js";
 import { hmacHex } from "../crypto/hash.js";
-import { keyTables } from "../crypto/tables.js";
-import { tablesOf } from "../storage/table.js";
+import { projectKeyRotation, readKeyIds } from "../access/key-rotation.js";
 import type { ProjectRow } from "../access/tables.js";
 
 /**
@@ -34,48 +33,19 @@ const aad = (secretId: string) => `secret:${secretId}`;
 /** Ciphers by their data key ids, current first: a key id always names the same key. */
 const cipherCache = defineCache<ProjectCipher>({ name: "project-ciphers", capacity: 1_000 });
 
-/**
- * How late a node learns that a project's secret-manager keys changed: the rotation waits this
- * long (plus a margin) between its steps, so that no node writes under a key it has retired, and
- * every node can read what the others wrote. Equal to the access bound (DESIGN.md §11).
- */
-export const KEY_NOTICE_MS = 2_000;
-
-/** The two secret-manager data key ids of each project's rotation under way (none outside a rotation). */
-const otherKeyIds = defineCache<string[]>({ name: "project-secret-key-ids", capacity: 10_000, ttlMs: KEY_NOTICE_MS });
-const NONE: string[] = [];
-
 /** Blind indexes remembered per cipher: reads ask for the same few names again and again, batches for each name several times. */
 const MAX_REMEMBERED_NAMES = 4_096;
 
 export async function projectCipher(ctx: Context, project: ProjectRow): Promise<ProjectCipher> {
-  const current = project.kmsSecretManagerKeyId;
-  const others = (await rotationKeyIds(ctx, project)).filter((id) => id !== current);
-  const cacheKey = [current, ...others].join(",");
+  const ids = readKeyIds(project.kmsSecretManagerKeyId, await projectKeyRotation(ctx, project.id), (r) => [r.toKeyId, r.fromKeyId]);
+  const cacheKey = ids.join(",");
   const ciphers = ctx.caches.get(cipherCache);
   const cached = ciphers.get(cacheKey);
   if (cached) return cached;
-  const keys = await Promise.all([current, ...others].map(async (id) => ({ id, data: await ctx.keys.dataKey(ctx.storage, id), blind: await ctx.keys.blindIndexKey(ctx.storage, id) })));
+  const keys = await Promise.all(ids.map(async (id) => ({ id, data: await ctx.keys.dataKey(ctx.storage, id), blind: await ctx.keys.blindIndexKey(ctx.storage, id) })));
   const cipher = cipherOf(keys);
   ciphers.set(cacheKey, cipher);
   return cipher;
-}
-
-/** Forgets what this node knows of projects' keys, for a rotation run in this process. */
-export function forgetProjectKeys(ctx: Context): void {
-  ctx.caches.get(otherKeyIds).clear();
-}
-
-async function rotationKeyIds(ctx: Context, project: ProjectRow): Promise<string[]> {
-  const cache = ctx.caches.get(otherKeyIds);
-  const now = ctx.clock.now().getTime();
-  const cached = cache.get(project.id, now);
-  if (cached) return cached;
-  const rotation = await tablesOf(ctx.storage, keyTables).dataKeyRotations.get(project.id);
-  // Both keys of the rotation: which one is current depends on the project row the caller holds.
-  const ids = rotation ? [rotation.toKeyId, rotation.fromKeyId] : NONE;
-  cache.set(project.id, ids, { now });
-  return ids;
 }
 
 interface CipherKey {

@@ -118,6 +118,28 @@ forEachStore("project data-key rotation", (store) => {
     expect(Buffer.from(plaintext, "base64").toString()).toBe("before the rotation");
   });
 
+  it("re-seals CA private keys under a fresh certificate key: the CA keeps signing, the old key is gone", async () => {
+    const { project } = await w.sr.projects.create(w.admin, { projectName: "Certs", type: "cert-manager" } as never);
+    const rootCa = { projectId: project.id, type: "root" as const, commonName: "Acme Root", keyAlgorithm: "EC_prime256v1" as const, ttlDays: 365 };
+    const { ca: root } = await w.sr.certificateAuthorities.create(w.admin, { ...rootCa, name: "root" });
+    const oldCertKey = project.kmsCertificateKeyId;
+
+    const report = await rotateProjectDataKey(w.sr.context, project.id, {
+      sleep: async () => {
+        // Mid-rotation, the root CA (sealed under the old key) signs an intermediate.
+        w.clock.advance(1000);
+        await w.sr.certificateAuthorities.create(w.admin, { ...rootCa, name: `mid-${w.clock.now().getTime()}`, type: "intermediate", parentCaId: root.id, commonName: "Mid", ttlDays: 30 } as never);
+      },
+    });
+    expect(report.certificateKey).toMatchObject({ fromKeyId: oldCertKey, oldKey: "deleted" });
+    expect(report.moved.certificateSecrets).toBeGreaterThanOrEqual(1);
+    expect(await w.storage.tables.kmsKeys.get(oldCertKey)).toBeUndefined();
+    expect((await w.storage.tables.projects.get(project.id))!.kmsCertificateKeyId).toBe(report.certificateKey.toKeyId);
+    w.clock.advance(1000);
+    const { ca: after } = await w.sr.certificateAuthorities.create(w.admin, { ...rootCa, name: "after", type: "intermediate", parentCaId: root.id, commonName: "After", ttlDays: 30 } as never);
+    expect(after).toMatchObject({ status: "active", parentCaId: root.id });
+  });
+
   it("keeps an organization key the project was created on, and rotates onto a key of the project's own", async () => {
     const orgKey = (await w.storage.tables.kmsKeys.find({ orgId: w.orgId, projectId: null }))[0];
     const { project } = await w.sr.projects.create(w.admin, { projectName: "On org key", kmsKeyId: orgKey.id } as never);
