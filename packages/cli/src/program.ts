@@ -3,6 +3,8 @@ import { backupCommand } from "./commands/backup.js";
 import { exportCommand } from "./commands/export.js";
 import { loginCommand, logoutCommand } from "./commands/login.js";
 import { restoreCommand } from "./commands/restore.js";
+import { rotateDataKeysCommand } from "./commands/rotate-data-keys.js";
+import { rotateRootKeyCommand } from "./commands/rotate-root-key.js";
 import { runCommand } from "./commands/run.js";
 import { secretsCommand } from "./commands/secrets.js";
 import { serveCommand } from "./commands/serve.js";
@@ -25,6 +27,8 @@ export function buildProgram(): Command {
   program.addCommand(runCommand());
   program.addCommand(backupCommand());
   program.addCommand(restoreCommand());
+  program.addCommand(rotateRootKeyCommand());
+  program.addCommand(rotateDataKeysCommand());
   return program;
 }
 

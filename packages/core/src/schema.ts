@@ -34,6 +34,7 @@ export const strongroomSchema = {
   identityPrivileges: accessTables.identityPrivileges,
   kmsKeys: keyTables.kmsKeys,
   instanceMeta: keyTables.instanceMeta,
+  dataKeyRotations: keyTables.dataKeyRotations,
   jobLeases: jobTables.jobLeases,
   jobRuns: jobTables.jobRuns,
   ...secretTables,

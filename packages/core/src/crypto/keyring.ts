@@ -6,8 +6,11 @@ import { keyTables } from "./tables.js";
 const ROOT_KEY_CHECK = "strongroom-root-key-check-v1";
 
 export class RootKeyMismatchError extends Error {
-  constructor() {
-    super("The configured root key does not match the one this database was created with; refusing to start");
+  constructor(fingerprint?: string) {
+    super(
+      `The configured root key${fingerprint ? ` (fingerprint ${fingerprint})` : ""} does not match the one this database was sealed with; refusing to start. ` +
+        "If the root key was rotated (strongroom rotate-root-key), configure the new key on every node.",
+    );
     this.name = "RootKeyMismatchError";
   }
 }
@@ -70,7 +73,7 @@ export class KeyRing {
       }
     }
     if (rootKeyMatches(this.rootKey, meta.rootKeyCheck)) return;
-    throw new RootKeyMismatchError();
+    throw new RootKeyMismatchError(rootKeyFingerprint(this.rootKey));
   }
 
   /** Creates and stores a wrapped data key; returns its id. */

@@ -18,7 +18,7 @@ export async function retag(w: WriteScope, input: z.output<typeof secretTagsInpu
   const folder = (await resolveFolders(w, [input.secretPath])).get(input.secretPath)!;
   const kind = { type: input.type, ownerId: ownerFor(w, input.type) };
   // Locked: the tag set written is computed from this read.
-  const [row] = await w.secrets.ofKind(folder.id, [w.cipher.blindIndex(input.secretName)], kind, { forUpdate: true });
+  const [row] = await w.secrets.ofKind(folder.id, w.cipher.storedIndexes([input.secretName]), kind, { forUpdate: true });
   if (!row) throw new NotFoundError(`Secret '${input.secretName}' not found`);
   const wrong = wanted.filter((t) => row.tagIds.includes(t.id) === attach).map((t) => t.slug);
   if (wrong.length) throw new BadRequestError(`Tag${wrong.length > 1 ? "s" : ""} ${attach ? "already attached" : "not attached"}: ${wrong.join(", ")}`);

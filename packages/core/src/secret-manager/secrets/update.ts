@@ -58,7 +58,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   for (const group of groupByKind(w, items, folders)) {
     const newKeys = group.items.flatMap((i) => (i.changes.newKey !== undefined && i.changes.newKey !== i.key ? [i.changes.newKey] : []));
     const hashOf = new Map([...group.items.map((i) => i.key), ...newKeys].map((k) => [k, w.cipher.blindIndex(k)]));
-    const rows = await w.secrets.ofKind(group.folder.id, [...new Set(hashOf.values())], group, { forUpdate: true });
+    const rows = w.cipher.current(await w.secrets.ofKind(group.folder.id, w.cipher.storedIndexes([...hashOf.keys()]), group, { forUpdate: true }));
     const byHash = new Map(rows.map((r) => [r.keyHash, r]));
     // A new name may be neither an existing secret's nor another item's final name.
     const finalNames = new Set<string>();
@@ -157,7 +157,8 @@ async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate)
     reminderRepeatDays: next.reminderRepeatDays,
     skipMultilineEncoding: next.skipMultilineEncoding,
   };
-  if (next.key !== current.key) patch.keyHash = w.cipher.blindIndex(next.key);
+  // Always: a row written before a data-key rotation moves to the current key's index with its seal.
+  patch.keyHash = w.cipher.blindIndex(next.key);
   const contentChanged =
     next.key !== current.key || next.value !== current.value || next.comment !== current.comment || !sameMetadata(next.metadata, current.metadata);
   if (contentChanged) Object.assign(patch, sealContent(w.cipher, next));
