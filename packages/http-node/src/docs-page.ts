@@ -41,7 +41,7 @@ const INIT = `window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(OPENAPI_PATH)},
   dom_id: "#swagger-ui",
   deepLinking: true,
-  docExpansion: "list",
+  docExpansion: "none",
   defaultModelsExpandDepth: -1,
   validatorUrl: null,
 });
