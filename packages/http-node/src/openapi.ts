@@ -7,6 +7,8 @@ import type { Route } from "./routes/route.js";
 type JsonSchema = Record<string, unknown>;
 
 export const OPENAPI_PATH = "/api/docs/openapi.json";
+/** The API reference page over this document (`docs-page.ts`). */
+export const DOCS_PATH = "/api/docs";
 
 /** Error bodies of SPEC.md "Errors", one schema per status, no other properties. */
 const errorSchemas: Record<string, JsonSchema> = {
@@ -85,6 +87,15 @@ export function buildOpenApiDocument(routes: readonly Route[], ids: ReadonlyMap<
     summary: "This OpenAPI document",
     responses: {
       "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } },
+      "500": errorResponse("Internal error", "InternalServerError"),
+    },
+  });
+
+  addPath(DOCS_PATH, "GET", {
+    operationId: "docs.page",
+    summary: "This document as a web page (Swagger UI, served from this server, no CDN)",
+    responses: {
+      "200": { description: "HTML page", content: { "text/html": { schema: { type: "string" } } } },
       "500": errorResponse("Internal error", "InternalServerError"),
     },
   });

@@ -21,6 +21,9 @@ interface Entry<V> {
 
 export class BoundedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  /** Lookups that found a servable value, and those that did not, since the cache was made (for metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     readonly options: CacheOptions,
@@ -43,10 +46,21 @@ export class BoundedCache<V> {
    */
   get(key: string, now = 0, maxAgeMs = Number.POSITIVE_INFINITY): V | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      this.misses++;
+      return undefined;
+    }
     // A clock set back before the read is as unknown a moment as one past the window.
-    if (entry.version === this.version && now >= entry.from && now < entry.until) return now - entry.from < maxAgeMs ? entry.value : undefined;
+    if (entry.version === this.version && now >= entry.from && now < entry.until) {
+      if (now - entry.from >= maxAgeMs) {
+        this.misses++;
+        return undefined;
+      }
+      this.hits++;
+      return entry.value;
+    }
     this.entries.delete(key);
+    this.misses++;
     return undefined;
   }
 

@@ -65,6 +65,12 @@ export interface CacheSpec<V> extends CacheOptions {
 
 export const defineCache = <V>(spec: Omit<CacheSpec<V>, "__value">): CacheSpec<V> => spec;
 
+export interface CacheStats {
+  readonly size: number;
+  readonly hits: number;
+  readonly misses: number;
+}
+
 /** The caches of one instance, all visible here. */
 export class CacheSet {
   /** Bumped whenever a table access decisions are read from changes (the assembly watches their writes). */
@@ -83,6 +89,11 @@ export class CacheSet {
   /** Every cache by name, with its size: for metrics and tests. */
   sizes(): Record<string, number> {
     return Object.fromEntries([...this.byName].map(([name, cache]) => [name, cache.size]));
+  }
+
+  /** Every cache by name: entries held, and lookups that hit and missed since it was made (for metrics). */
+  stats(): Record<string, CacheStats> {
+    return Object.fromEntries([...this.byName].map(([name, cache]) => [name, { size: cache.size, hits: cache.hits, misses: cache.misses }]));
   }
 }
 

@@ -30,6 +30,10 @@ export const SERVER_VARIABLES: readonly ServerVariable[] = [
   { name: "STRONGROOM_SCHEDULER_TICK_MS", flag: "scheduler-tick-ms", value: "ms", description: "how often the node looks for due scheduled jobs (default 30000)" },
   { name: "STRONGROOM_MAX_EVENT_STREAMS", flag: "max-event-streams", value: "count", description: "event streams open at once on the node; 503 with Retry-After beyond (default 20000)" },
   { name: "STRONGROOM_DRAIN_TIMEOUT_MS", flag: "drain-timeout-ms", value: "ms", description: "longest a drain on SIGTERM lasts before requests still running are cut off (default 10000)" },
+  { name: "METRICS_PORT", flag: "metrics-port", value: "port", description: "serve Prometheus metrics at GET /metrics on this port (default off)" },
+  { name: "METRICS_HOST", flag: "metrics-host", value: "address", description: "address the metrics port listens on (default 127.0.0.1)" },
+  { name: "TLS_CERT_FILE", flag: "tls-cert-file", value: "file", description: "PEM certificate (chain) to serve HTTPS with; read again on SIGHUP" },
+  { name: "TLS_KEY_FILE", flag: "tls-key-file", value: "file", description: "PEM private key of TLS_CERT_FILE" },
 ];
 
 /** The environment a `strongroom serve` invocation means: the process's, with each given flag's variable set. */
