@@ -121,7 +121,7 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
   if (options.dynamicSecretProviders) useDynamicSecretProviders(ctx, options.dynamicSecretProviders);
 
   const auditLog = ctx.service(auditLogService);
-  await auditLog.start(options.audit ? options.audit.queue : {});
+  await auditLog.start(options.audit ? options.audit.queue : {}, options.audit !== false);
   const observer = options.audit === false ? undefined : auditObserver(auditLog, clock);
 
   const bound = new Map<AnyOperation, (actor: Actor, input: unknown) => Promise<unknown>>();

@@ -36,11 +36,14 @@ export class AuditLog {
   private failing = false;
   private closed = false;
   options: AuditQueueOptions = defaultAuditQueue;
+  /** False when the instance was created with `audit: false`: hooks record nothing either. */
+  enabled = true;
 
   constructor(private readonly ctx: Context) {}
 
-  async start(options: Partial<AuditQueueOptions> = {}): Promise<void> {
+  async start(options: Partial<AuditQueueOptions> = {}, enabled = true): Promise<void> {
     this.options = { ...defaultAuditQueue, ...options };
+    this.enabled = enabled;
     this.keysLoaded ??= await loadAuditKeys(this.ctx.storage, this.ctx.keys, this.ctx.clock.now());
   }
 
