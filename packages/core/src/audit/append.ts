@@ -22,7 +22,8 @@ export class PlaceResolver {
   private readonly names = new Map<string, string | null>();
   private readonly userOrg = new Map<string, string | null>();
 
-  async resolve(ctx: Context, draft: AuditDraft): Promise<AuditDraft> {
+  async resolve(ctx: Context, input: AuditDraft): Promise<AuditDraft> {
+    const draft = await this.loggedIn(ctx, input);
     let { orgId, projectId } = draft;
     if (projectId !== null) {
       const owner = await this.orgOfProject(ctx, projectId);
@@ -34,6 +35,22 @@ export class PlaceResolver {
     const name = draft.actor.name ?? (draft.actor.id ? await this.nameOf(ctx, draft.actor.type, draft.actor.id) : null);
     if (orgId === draft.orgId && projectId === draft.projectId && name === draft.actor.name) return draft;
     return { ...draft, orgId, projectId, actor: { ...draft.actor, name } };
+  }
+
+  /** A successful login is the principal's: recorded as theirs, in their organization's chain. */
+  private async loggedIn(ctx: Context, draft: AuditDraft): Promise<AuditDraft> {
+    if (draft.actor.type !== "unknownUser" || draft.outcome !== "success") return draft;
+    const t = tablesOf(ctx.storage, { users: tenancyTables.users, universalAuths: tenancyTables.universalAuths });
+    if (typeof draft.metadata.email === "string") {
+      const user = await t.users.findOne({ email: draft.metadata.email });
+      if (user) return { ...draft, actor: { type: "user", id: user.id, name: user.email } };
+    }
+    if (typeof draft.metadata.clientId === "string") {
+      const auth = await t.universalAuths.findOne({ clientId: draft.metadata.clientId });
+      const identity = auth && (await ctx.repo(accessRepository).identity(auth.identityId));
+      if (identity) return { ...draft, orgId: identity.orgId, actor: { type: "identity", id: identity.id, name: identity.name } };
+    }
+    return draft;
   }
 
   private async orgOfProject(ctx: Context, projectId: string): Promise<string | null> {

@@ -32,6 +32,8 @@ export class AuditLog {
   private readonly sinks = new Set<AuditSink>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> | undefined;
+  /** Entries of the flush under way: still waiting, as far as `admit` is concerned. */
+  private writing = 0;
   /** Set while the last flush failed: the queue is not draining. */
   private failing = false;
   private closed = false;
@@ -54,7 +56,7 @@ export class AuditLog {
 
   /** Entries waiting to be written (queued reads and open aggregates). */
   get pending(): number {
-    return this.queue.length + this.aggregates.size;
+    return this.queue.length + this.aggregates.size + this.writing;
   }
 
   /** Refuses new work (503) while the queue is full: requests are not served unrecorded. */
@@ -150,6 +152,7 @@ export class AuditLog {
       batch.push({ ...open.draft, metadata, count: open.count });
     }
     if (batch.length === 0) return Promise.resolve();
+    this.writing = batch.length;
     this.flushing = this.write(batch)
       .then(() => {
         this.failing = false;
@@ -161,6 +164,7 @@ export class AuditLog {
         this.ctx.log({ level: "error", msg: "audit log flush failed", pending: this.pending, error: describe(error) });
       })
       .finally(() => {
+        this.writing = 0;
         this.flushing = undefined;
       });
     return this.flushing;
