@@ -1,7 +1,7 @@
 import { accessRepository } from "../access/repository.js";
 import type { Context } from "../kernel/context.js";
 import { newId } from "../kernel/ids.js";
-import { tablesOf } from "../storage/table.js";
+import { tablesOf, UniqueViolationError } from "../storage/table.js";
 import { tenancyTables } from "../tenancy/tables.js";
 import { entryHash, GENESIS_HASH } from "./chain.js";
 import { chainOf, type AuditDraft } from "./drafts.js";
@@ -103,8 +103,16 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
     const list = byChain.get(chain)!;
     let head = await repo.lockHead(chain);
     if (!head) {
-      head = { id: chain, orgId: list[0].orgId, projectId: list[0].projectId, seq: 0, hash: GENESIS_HASH, firstSeq: 1, updatedAt: now };
-      await repo.createHead(head);
+      const fresh = { id: chain, orgId: list[0].orgId, projectId: list[0].projectId, seq: 0, hash: GENESIS_HASH, firstSeq: 1, updatedAt: now };
+      try {
+        // Waits for another node creating the same head; a write inside a transaction fails alone (savepoint).
+        await repo.createHead(fresh);
+        head = fresh;
+      } catch (error) {
+        if (!(error instanceof UniqueViolationError)) throw error;
+        head = await repo.lockHead(chain);
+        if (!head) throw error;
+      }
     }
     let { seq, hash } = head;
     const rows = [];
