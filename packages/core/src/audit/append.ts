@@ -1,13 +1,12 @@
 import { accessRepository } from "../access/repository.js";
 import type { Context } from "../kernel/context.js";
-import { newId } from "../kernel/ids.js";
 import { tablesOf, UniqueViolationError } from "../storage/table.js";
 import { tenancyTables } from "../tenancy/tables.js";
 import { entryHash, GENESIS_HASH } from "./chain.js";
 import { chainOf, type AuditDraft } from "./drafts.js";
 import { newSalt, type AuditKeys } from "./keys.js";
 import { auditRepository } from "./repository.js";
-import { toRow } from "./rows.js";
+import { newEntryId, toRow } from "./rows.js";
 import type { AuditEntry } from "./schemas.js";
 
 /**
@@ -119,7 +118,7 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
     for (const draft of list) {
       seq += 1;
       const fields = {
-        id: newId(),
+        id: newEntryId(),
         chain,
         seq,
         createdAt: draft.at,

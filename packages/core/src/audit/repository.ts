@@ -56,7 +56,7 @@ export const auditRepository = defineRepository("audit", (ctx) => {
         if (where.createdAt === undefined) where.createdAt = { lte: filter.endDate };
         else where.$or = [{ createdAt: { lte: filter.endDate } }];
       }
-      return t.auditEntries.find(where, { orderBy: [["createdAt", "desc"], ["seq", "desc"]], offset, limit });
+      return t.auditEntries.find(where, { orderBy: [["createdAt", "desc"], ["id", "desc"]], offset, limit });
     },
   };
 });

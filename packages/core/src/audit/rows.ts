@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { AuditKeys } from "./keys.js";
 import type { AuditEntry } from "./schemas.js";
 import type { AuditRow } from "./tables.js";
@@ -52,4 +53,26 @@ export function toEntry(row: AuditRow, keys: AuditKeys): AuditEntry {
     prevHash: row.prevHash,
     hash: row.hash,
   };
+}
+
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * An entry id: a UUIDv7 whose 12 bits after the version count up within a millisecond, so ids made
+ * by one node sort in the order its entries were made — the tiebreak of "newest first" between
+ * entries of one millisecond (or of one instant of a test's manual clock).
+ */
+export function newEntryId(): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    counter = 0;
+  } else if (++counter > 0xfff) {
+    lastMs++;
+    counter = 0;
+  }
+  const time = lastMs.toString(16).padStart(12, "0");
+  const random = randomUUID();
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${counter.toString(16).padStart(3, "0")}-${random.slice(19)}`;
 }
