@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { TrustedProxies } from "../client-address.js";
+import { readAuditSinkSettings, type AuditSinkSettings } from "./audit-sinks.js";
 import { parseAuthRateLimit, parseRateLimit, type RateLimitOptions } from "../rate-limit.js";
 
 /** The environment variables the server reads (DESIGN.md §10). */
@@ -49,6 +50,8 @@ export interface ServerSettings {
   drainTimeoutMs: number;
   /** Event streams open at once on the node; past it, 503 with Retry-After. */
   maxEventStreams: number;
+  /** Where the audit log is streamed besides the database (`STRONGROOM_AUDIT_*`). */
+  auditSinks: AuditSinkSettings;
 }
 
 /** Reads and checks the environment; throws with the variable's name when a value is unusable. */
@@ -76,6 +79,7 @@ export function readServerSettings(env: ServerEnv): ServerSettings {
     schedulerTickMs: positiveInteger(env.STRONGROOM_SCHEDULER_TICK_MS, "STRONGROOM_SCHEDULER_TICK_MS", 30_000),
     drainTimeoutMs: positiveInteger(env.STRONGROOM_DRAIN_TIMEOUT_MS, "STRONGROOM_DRAIN_TIMEOUT_MS", 10_000),
     maxEventStreams: positiveInteger(env.STRONGROOM_MAX_EVENT_STREAMS, "STRONGROOM_MAX_EVENT_STREAMS", 20_000),
+    auditSinks: readAuditSinkSettings(env),
   };
 }
 

@@ -8,6 +8,8 @@ export interface SinkLag {
   sink: string;
   /** Entries accepted and not yet delivered. */
   pending: number;
+  /** When the oldest pending entry was handed to the sink (ISO 8601); null when nothing is pending. */
+  oldestPendingAt: string | null;
   /** The most entries the sink holds; past it, new entries are dropped, never waited for. */
   capacity: number;
   /** Entries delivered since the sink started. */
@@ -31,11 +33,17 @@ export interface SinkTransport {
   close?(): Promise<void>;
 }
 
-/** A stream of audit entries to somewhere outside the database, fed after each entry is recorded. */
-export interface AuditSink<E = unknown> {
+/**
+ * A stream of audit entries to somewhere outside the database, fed after entries are recorded
+ * (the shape of the audit log's `AuditSink`, with a fuller `lag`).
+ */
+export interface BufferedSink<E = unknown> {
   readonly name: string;
-  /** Queues the entry and returns at once; never throws. A full buffer drops it (see `lag().dropped`). */
-  write(entry: E): void;
+  /**
+   * Queues the entries and resolves at once, whatever the transport is doing; never rejects.
+   * What does not fit in the buffer is dropped (see `lag().dropped`).
+   */
+  write(entries: readonly E[]): Promise<void>;
   lag(): SinkLag;
   /** Waits until every entry accepted so far is delivered, at most `timeoutMs`; true when it was. */
   flush(timeoutMs?: number): Promise<boolean>;
@@ -69,7 +77,7 @@ interface Pending<E> {
  * entries reach the transport in the order they were written, and a transport that is stuck or
  * down costs at most `capacity` entries of memory.
  */
-export function createSink<E>(transport: SinkTransport, options: SinkOptions<E>): AuditSink<E> {
+export function createSink<E>(transport: SinkTransport, options: SinkOptions<E>): BufferedSink<E> {
   const capacity = options.capacity ?? 10_000;
   const batchSize = options.batchSize ?? 500;
   const serialize = options.serialize ?? ((entry: E) => JSON.stringify(entry));
@@ -174,19 +182,21 @@ export function createSink<E>(transport: SinkTransport, options: SinkOptions<E>)
 
   return {
     name: options.name,
-    write(entry) {
-      if (closed || pending() >= capacity) {
-        dropped += 1;
-        return;
+    write(entries) {
+      const at = now();
+      for (const entry of entries) {
+        if (closed || pending() >= capacity) dropped += 1;
+        else queue.push({ entry, at });
       }
-      queue.push({ entry, at: now() });
-      start();
+      if (pending() > 0) start();
+      return Promise.resolve();
     },
     lag() {
       const oldest = pending() > 0 ? queue[head].at : undefined;
       return {
         sink: options.name,
         pending: pending(),
+        oldestPendingAt: oldest === undefined ? null : new Date(oldest).toISOString(),
         capacity,
         delivered,
         dropped,

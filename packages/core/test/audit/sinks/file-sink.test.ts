@@ -20,9 +20,9 @@ describe("the JSON-lines file sink", () => {
   it("appends one entry per line to a 0600 file", async () => {
     const path = join(dir, "audit.log");
     const sink = await createFileSink({ path });
-    for (let n = 0; n < 3; n++) sink.write(entry(n));
+    for (let n = 0; n < 3; n++) sink.write([entry(n)]);
     expect(await sink.flush()).toBe(true);
-    sink.write(entry(3));
+    sink.write([entry(3)]);
     await sink.close();
     expect((await linesOf(path)).map((e) => e.id)).toEqual(["entry-0000", "entry-0001", "entry-0002", "entry-0003"]);
     expect(await modeOf(path)).toBe(0o600);
@@ -35,7 +35,7 @@ describe("the JSON-lines file sink", () => {
     const sink = await createFileSink({ path, maxBytes, keep: 3, batchSize: 7 });
     // 40 entries of 5 per file: the live file and 3 rotated ones hold the newest 20.
     for (let n = 0; n < 40; n++) {
-      sink.write(entry(n));
+      sink.write([entry(n)]);
       if (n % 9 === 0) await sink.flush();
     }
     await sink.close();
@@ -57,8 +57,8 @@ describe("the JSON-lines file sink", () => {
     const lineBytes = JSON.stringify(entry(0)).length + 1;
     const sink = await createFileSink({ path, maxBytes: lineBytes * 2, keep: 1 });
     expect(await modeOf(path)).toBe(0o600);
-    sink.write(entry(1));
-    sink.write(entry(2));
+    sink.write([entry(1)]);
+    sink.write([entry(2)]);
     await sink.close();
     expect((await linesOf(`${path}.1`)).map((e) => e.id)).toEqual(["entry-0000", "entry-0001"]);
     expect((await linesOf(path)).map((e) => e.id)).toEqual(["entry-0002"]);

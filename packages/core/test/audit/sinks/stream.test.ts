@@ -19,7 +19,7 @@ describe("a sink's bounded buffer", () => {
   it("delivers every entry once, in order, in batches", async () => {
     const t = memoryTransport();
     const sink = createSink<{ n: number }>(t.transport, { name: "memory", batchSize: 4 });
-    for (let n = 0; n < 10; n++) sink.write({ n });
+    for (let n = 0; n < 10; n++) sink.write([{ n }]);
     expect(await sink.flush()).toBe(true);
     expect(t.lines()).toEqual(Array.from({ length: 10 }, (_, n) => JSON.stringify({ n })));
     expect(t.batches.every((batch) => batch.length <= 4)).toBe(true);
@@ -35,9 +35,9 @@ describe("a sink's bounded buffer", () => {
       onError: (_sink, error) => errors.push((error as Error).message),
     });
     t.state.failing = true;
-    sink.write({ n: 1 });
+    sink.write([{ n: 1 }]);
     await vi.waitFor(() => expect(t.state.attempts).toBeGreaterThanOrEqual(3));
-    sink.write({ n: 2 });
+    sink.write([{ n: 2 }]);
     expect(sink.lag()).toMatchObject({ pending: 2, delivered: 0, lastError: "receiver down" });
     expect(sink.lag().failures).toBeGreaterThanOrEqual(3);
     t.state.failing = false;
@@ -53,9 +53,9 @@ describe("a sink's bounded buffer", () => {
     let now = 1_000;
     const sink = createSink<{ n: number }>(t.transport, { name: "memory", capacity: 5, backoff: { baseMs: 1, maxMs: 2 }, now: () => now });
     t.state.failing = true;
-    for (let n = 0; n < 12; n++) expect(sink.write({ n })).toBeUndefined();
+    for (let n = 0; n < 12; n++) await sink.write([{ n }]);
     now += 2_500;
-    expect(sink.lag()).toMatchObject({ pending: 5, capacity: 5, dropped: 7, lagMs: 2_500 });
+    expect(sink.lag()).toMatchObject({ pending: 5, capacity: 5, dropped: 7, lagMs: 2_500, oldestPendingAt: new Date(1_000).toISOString() });
     t.state.failing = false;
     await sink.flush();
     // The oldest five were kept: the stream has a gap at its end, not in its middle.
@@ -66,10 +66,10 @@ describe("a sink's bounded buffer", () => {
     const t = memoryTransport();
     const sink = createSink<{ n: number }>(t.transport, { name: "memory", backoff: { baseMs: 1, maxMs: 2 } });
     t.state.failing = true;
-    sink.write({ n: 1 });
-    sink.write({ n: 2 });
+    sink.write([{ n: 1 }]);
+    sink.write([{ n: 2 }]);
     await sink.close(20);
-    sink.write({ n: 3 });
+    sink.write([{ n: 3 }]);
     expect(sink.lag()).toMatchObject({ pending: 0, delivered: 0, dropped: 3 });
   });
 
@@ -78,9 +78,9 @@ describe("a sink's bounded buffer", () => {
     const sink = createSink<unknown>(t.transport, { name: "memory", batchSize: 1 });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    sink.write({ n: 1 });
-    sink.write(cyclic);
-    sink.write({ n: 2 });
+    sink.write([{ n: 1 }]);
+    sink.write([cyclic]);
+    sink.write([{ n: 2 }]);
     await sink.flush();
     expect(t.lines()).toEqual(['{"n":1}', '{"n":2}']);
     expect(sink.lag()).toMatchObject({ delivered: 2, dropped: 1 });
