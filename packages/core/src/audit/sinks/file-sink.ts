@@ -1,5 +1,6 @@
 /** The JSON-lines file sink: one entry per line, rotated by size, mode 0600. */
 import { open, rename, rm, stat, type FileHandle } from "node:fs/promises";
+import type { AuditEntry } from "../schemas.js";
 import { createSink, type BufferedSink, type SinkOptions } from "./stream.js";
 
 export interface FileSinkOptions<E> extends Partial<Omit<SinkOptions<E>, "serialize">> {
@@ -47,7 +48,7 @@ export function planWrites(currentSize: number, lineBytes: readonly number[], ma
  * are created with mode 0600 and kept at it (DESIGN.md §11: audit files are 0600). One process
  * writes one file: nodes of a cluster each need their own path.
  */
-export async function createFileSink<E>(options: FileSinkOptions<E>): Promise<BufferedSink<E>> {
+export async function createFileSink<E = AuditEntry>(options: FileSinkOptions<E>): Promise<BufferedSink<E>> {
   const maxBytes = options.maxBytes ?? 100 * 1024 * 1024;
   const keep = Math.max(1, options.keep ?? 5);
   const path = options.path;

@@ -1,3 +1,4 @@
+import type { AuditEntry } from "../schemas.js";
 import { retryDelayMs, type BackoffOptions } from "./backoff.js";
 
 /**
@@ -37,7 +38,7 @@ export interface SinkTransport {
  * A stream of audit entries to somewhere outside the database, fed after entries are recorded
  * (the shape of the audit log's `AuditSink`, with a fuller `lag`).
  */
-export interface BufferedSink<E = unknown> {
+export interface BufferedSink<E = AuditEntry> {
   readonly name: string;
   /**
    * Queues the entries and resolves at once, whatever the transport is doing; never rejects.
@@ -77,7 +78,7 @@ interface Pending<E> {
  * entries reach the transport in the order they were written, and a transport that is stuck or
  * down costs at most `capacity` entries of memory.
  */
-export function createSink<E>(transport: SinkTransport, options: SinkOptions<E>): BufferedSink<E> {
+export function createSink<E = AuditEntry>(transport: SinkTransport, options: SinkOptions<E>): BufferedSink<E> {
   const capacity = options.capacity ?? 10_000;
   const batchSize = options.batchSize ?? 500;
   const serialize = options.serialize ?? ((entry: E) => JSON.stringify(entry));

@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { request } from "node:https";
 import { rootCertificates } from "node:tls";
+import type { AuditEntry } from "../schemas.js";
 import { createSink, type BufferedSink, type SinkOptions } from "./stream.js";
 import { SIGNATURE_HEADER, signBody } from "./signature.js";
 
@@ -26,7 +27,7 @@ export interface WebhookSinkOptions<E> extends Partial<Omit<SinkOptions<E>, "ser
  * a timeout or a connection error is a failure: the batch is retried with backoff while newer
  * entries wait behind it in the bounded buffer. Redirects are not followed.
  */
-export function createWebhookSink<E>(options: WebhookSinkOptions<E>): BufferedSink<E> {
+export function createWebhookSink<E = AuditEntry>(options: WebhookSinkOptions<E>): BufferedSink<E> {
   const url = new URL(options.url);
   if (url.protocol !== "https:") throw new Error("The audit webhook URL must be https://");
   if (options.secret.length < 16) throw new Error("The audit webhook secret must be at least 16 characters");

@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFileSink } from "../../../src/audit/sinks/file-sink.js";
+import { verifyChain } from "../../../src/audit/verify.js";
+import type { AuditEntry } from "../../../src/audit/schemas.js";
+import { sampleChain } from "./entries.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -12,8 +15,11 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const entry = (n: number) => ({ id: `entry-${String(n).padStart(4, "0")}`, eventType: "get-secret", padding: "x".repeat(40) });
-const linesOf = async (file: string) => (await readFile(file, "utf8")).split("\n").filter(Boolean).map((line) => JSON.parse(line) as { id: string });
+// Seqs 10 to 59: every line has the same length, so the rotation arithmetic below is exact.
+const chain = sampleChain(50, "project:p1", 10);
+/** Entry n (from 0) of the sample. */
+const entry = (n: number) => chain[n];
+const linesOf = async (file: string) => (await readFile(file, "utf8")).split("\n").filter(Boolean).map((line) => JSON.parse(line) as AuditEntry);
 const modeOf = async (file: string) => (await stat(file)).mode & 0o777;
 
 describe("the JSON-lines file sink", () => {
@@ -24,7 +30,10 @@ describe("the JSON-lines file sink", () => {
     expect(await sink.flush()).toBe(true);
     sink.write([entry(3)]);
     await sink.close();
-    expect((await linesOf(path)).map((e) => e.id)).toEqual(["entry-0000", "entry-0001", "entry-0002", "entry-0003"]);
+    const copy = await linesOf(path);
+    expect(copy.map((e) => e.id)).toEqual(["entry-0010", "entry-0011", "entry-0012", "entry-0013"]);
+    // The copy is the entries as the log holds them: it verifies on its own from its predecessor.
+    expect(verifyChain("project:p1", copy, { anchor: { seq: 9, hash: copy[0].prevHash } })).toMatchObject({ ok: true, checked: 4 });
     expect(await modeOf(path)).toBe(0o600);
   });
 
@@ -42,13 +51,15 @@ describe("the JSON-lines file sink", () => {
 
     expect((await readdir(dir)).sort()).toEqual(["audit.log", "audit.log.1", "audit.log.2", "audit.log.3"]);
     const files = [`${path}.3`, `${path}.2`, `${path}.1`, path];
-    const kept: string[] = [];
+    const kept: AuditEntry[] = [];
     for (const file of files) {
       expect((await stat(file)).size).toBeLessThanOrEqual(maxBytes);
       expect(await modeOf(file)).toBe(0o600);
-      kept.push(...(await linesOf(file)).map((e) => e.id));
+      kept.push(...(await linesOf(file)));
     }
-    expect(kept).toEqual(Array.from({ length: 20 }, (_, i) => entry(20 + i).id));
+    expect(kept.map((e) => e.id)).toEqual(Array.from({ length: 20 }, (_, i) => entry(20 + i).id));
+    // What the rotated files hold still verifies, from the entry before the first one kept.
+    expect(verifyChain("project:p1", kept, { anchor: { seq: entry(19).seq, hash: entry(19).hash } })).toMatchObject({ ok: true, checked: 20 });
   });
 
   it("takes over an existing file: appends, rotates it when full, narrows its mode", async () => {
@@ -60,8 +71,8 @@ describe("the JSON-lines file sink", () => {
     sink.write([entry(1)]);
     sink.write([entry(2)]);
     await sink.close();
-    expect((await linesOf(`${path}.1`)).map((e) => e.id)).toEqual(["entry-0000", "entry-0001"]);
-    expect((await linesOf(path)).map((e) => e.id)).toEqual(["entry-0002"]);
+    expect((await linesOf(`${path}.1`)).map((e) => e.id)).toEqual(["entry-0010", "entry-0011"]);
+    expect((await linesOf(path)).map((e) => e.id)).toEqual(["entry-0012"]);
   });
 
   it("refuses to start on a path it cannot write", async () => {

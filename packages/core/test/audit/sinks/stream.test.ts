@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import type { AuditSink } from "../../../src/audit/sink.js";
 import { createSink, type SinkTransport } from "../../../src/audit/sinks/stream.js";
 
 /** A transport that keeps what it was given and fails while `failing` is set. */
@@ -16,6 +17,11 @@ function memoryTransport() {
 }
 
 describe("a sink's bounded buffer", () => {
+  it("is what the audit log streams to", () => {
+    const sink: AuditSink = createSink(memoryTransport().transport, { name: "memory" });
+    expect(sink.lag()).toMatchObject({ pending: 0, oldestPendingAt: null, dropped: 0 });
+  });
+
   it("delivers every entry once, in order, in batches", async () => {
     const t = memoryTransport();
     const sink = createSink<{ n: number }>(t.transport, { name: "memory", batchSize: 4 });

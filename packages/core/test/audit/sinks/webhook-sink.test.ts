@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startSilentEndpoint, startWebhookReceiver, LOOPBACK, type Running, type WebhookReceiver } from "../../../src/testing/index.js";
 import { createRootCa, issueCertificate, type IssuedCertificate } from "../../../src/x509/issue.js";
 import { createWebhookSink } from "../../../src/audit/sinks/webhook-sink.js";
+import { sampleChain } from "./entries.js";
 
 const SECRET = "audit-hook-secret-0123456789";
 const DAY = 24 * 60 * 60 * 1000;
@@ -30,7 +31,9 @@ afterAll(async () => {
   await silent?.close();
 });
 
-const entry = (n: number) => ({ id: `entry-${n}`, eventType: "get-secret", outcome: "success" });
+const chain = sampleChain(200);
+/** Entry n (from 0) of one chain. */
+const entry = (n: number) => chain[n];
 const receivedIds = () => receiver.requests.flatMap((r) => (r.body as { entries: { id: string }[] }).entries.map((e) => e.id));
 
 describe("the HTTPS webhook sink", () => {
@@ -42,7 +45,7 @@ describe("the HTTPS webhook sink", () => {
     await sink.close();
     expect(receiver.requests.length).toBeGreaterThan(0);
     expect(receiver.requests.every((r) => r.verified)).toBe(true);
-    expect(receivedIds()).toEqual(["entry-0", "entry-1", "entry-2"]);
+    expect(receivedIds()).toEqual(["entry-0001", "entry-0002", "entry-0003"]);
   });
 
   it("retries after 500s with backoff and delivers once the receiver recovers", async () => {
@@ -59,8 +62,8 @@ describe("the HTTPS webhook sink", () => {
       expect(sink.lag()).toMatchObject({ pending: 0, delivered: 2, failures: 0 });
       // Every attempt carried the same head entry, signed; the recovered receiver got both in order.
       const ids = receivedIds();
-      expect(ids.filter((id) => id === "entry-1").length).toBeGreaterThanOrEqual(4);
-      expect(ids.slice(-2)).toEqual(["entry-1", "entry-2"]);
+      expect(ids.filter((id) => id === "entry-0002").length).toBeGreaterThanOrEqual(4);
+      expect(ids.slice(-2)).toEqual(["entry-0002", "entry-0003"]);
       expect(receiver.requests.every((r) => r.verified)).toBe(true);
     } finally {
       receiver.respondWith(200);
