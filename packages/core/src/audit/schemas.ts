@@ -97,7 +97,7 @@ export const auditVerifyResultSchema = z.discriminatedUnion("ok", [
     firstBad: z.object({
       seq: z.number().int(),
       id: z.string().nullable(),
-      reason: z.enum(["hash-mismatch", "broken-link", "missing", "out-of-order", "unreadable", "bad-signature", "behind-head"]),
+      reason: z.enum(["hash-mismatch", "broken-link", "missing", "out-of-order", "unreadable", "bad-signature", "behind-head", "beyond-head"]),
     }),
   }),
 ]);

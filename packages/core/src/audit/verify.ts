@@ -64,6 +64,7 @@ export function verifyChain(chain: string, entries: Iterable<VerifiableEntry>, o
   }
   if (options.head) {
     if (prev.seq < options.head.seq) return bad(prev.seq + 1, null, "behind-head");
+    if (prev.seq > options.head.seq) return bad(options.head.seq + 1, null, "beyond-head");
     if (prev.seq === options.head.seq && prev.hash !== options.head.hash) return bad(prev.seq, null, "hash-mismatch");
   }
   return { ok: true, chain, checked, head: checked > 0 || options.anchor ? prev : null };
