@@ -17,7 +17,7 @@ export interface VerifyRange {
  * Opens the database with the root key the server uses (entries' metadata is sealed under it) and
  * walks each chain. Reads only; a server may keep running (SQLite in WAL mode, PostgreSQL).
  */
-export async function verifyDatabase(target: DatabaseTarget, range: VerifyRange): Promise<AuditVerifyResult[]> {
+export async function verifyDatabase(target: DatabaseTarget, input: VerifyRange): Promise<AuditVerifyResult[]> {
   if (target.kind === "sqlite" && !(await exists(target.file))) throw new CliError(`no database at ${target.file} (wrong --data-dir?)`);
   const { key } = await requireMatchingRootKey(target, target.kind === "sqlite" ? target.file : "the database");
   const { createStrongroom } = await import("@strongroom/core");
@@ -26,20 +26,21 @@ export async function verifyDatabase(target: DatabaseTarget, range: VerifyRange)
       ? await (await import("@strongroom/storage-sqlite")).createSqliteStorage({ filename: target.file })
       : await (await import("@strongroom/storage-postgres")).createPostgresStorage({ connectionString: target.url });
   const strongroom = await createStrongroom({ storage, rootKey: key.key });
-  // TODO(audit-streams): drop this cast once `strongroom.audit` is on the Strongroom type (audit-core).
-  const audit = (strongroom as unknown as { audit: { chains(): Promise<string[]>; verify(input: { chain: string } & Omit<VerifyRange, "chains">): Promise<AuditVerifyResult> } }).audit;
+  const audit = strongroom.audit;
   try {
-    const chains = range.chains.length > 0 ? range.chains : await audit.chains();
+    const chains = input.chains.length > 0 ? input.chains : await audit.chains();
     const results: AuditVerifyResult[] = [];
     for (const chain of chains) {
-      results.push(
-        await audit.verify({
-          chain,
-          ...(range.fromSeq !== undefined ? { fromSeq: range.fromSeq } : {}),
-          ...(range.toSeq !== undefined ? { toSeq: range.toSeq } : {}),
-          ...(range.head ? { head: range.head } : {}),
-        }),
-      );
+      const range = { ...(input.fromSeq !== undefined ? { fromSeq: input.fromSeq } : {}), ...(input.toSeq !== undefined ? { toSeq: input.toSeq } : {}) };
+      const head = input.head;
+      if (!head) {
+        results.push(await audit.verify({ chain, ...range }));
+        continue;
+      }
+      // A head noted earlier must still be there with its hash; the chain may have grown since,
+      // and what came after it is checked against the stored head.
+      const upToHead = await audit.verify({ chain, ...range, toSeq: head.seq, head });
+      results.push(upToHead.ok && input.toSeq === undefined ? await audit.verify({ chain, ...range }) : upToHead);
     }
     return results;
   } finally {

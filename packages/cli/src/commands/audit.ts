@@ -54,6 +54,7 @@ function verifyCommand(): Command {
 /**
  * A streamed copy starts where the sink started (or where retention cut), so each chain is
  * anchored at the entry before its first line; gaps, edits and reorderings after it are found.
+ * A head noted earlier must be in the copy with its hash (the copy may have grown past it).
  */
 async function verifyCopy(files: readonly string[], only: readonly string[], flags: VerifyFlags): Promise<AuditVerifyResult[]> {
   const copy = await readCopy(files);
@@ -61,8 +62,13 @@ async function verifyCopy(files: readonly string[], only: readonly string[], fla
   return chains.map((chain) => {
     const entries = (copy.get(chain) ?? []).filter((e) => (flags.from === undefined || e.seq >= flags.from) && (flags.to === undefined || e.seq <= flags.to));
     if (entries.length === 0) throw new CliError(`the copy holds no entries of ${chain}${flags.from || flags.to ? " in that range" : ""}`, EXIT.notFound);
-    const first = entries[0];
-    return verifyChain(chain, entries, { anchor: { seq: first.seq - 1, hash: first.prevHash }, ...(flags.head ? { head: flags.head } : {}) });
+    const anchor = { seq: entries[0].seq - 1, hash: entries[0].prevHash };
+    const walked = verifyChain(chain, entries, { anchor });
+    const head = flags.head;
+    if (!walked.ok || !head || head.seq <= anchor.seq) return walked;
+    if (entries[entries.length - 1].seq <= head.seq) return verifyChain(chain, entries, { anchor, head });
+    const at = entries.find((e) => e.seq === head.seq);
+    return at?.hash === head.hash ? walked : { ok: false, chain, checked: walked.checked, firstBad: { seq: head.seq, id: at?.id ?? null, reason: "hash-mismatch" } };
   });
 }
 

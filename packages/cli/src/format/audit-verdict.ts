@@ -11,6 +11,7 @@ export const REASON_TEXT: Record<Reason, string> = {
   unreadable: "its sealed metadata does not open: it was edited at rest",
   "bad-signature": "the checkpoint there is not signed by the instance's key",
   "behind-head": "the log ends before a head obtained earlier: its tail was cut off",
+  "beyond-head": "the log runs past its recorded head: entries were appended behind the log's back",
 };
 
 /** One line per chain: `ok <chain> …` or `TAMPERED <chain> entry <seq> (<id>): <why>`. */
