@@ -29,13 +29,23 @@ export async function loadAuditKeys(storage: Storage, keys: KeyRing, now: Date):
   const dataKey = await keys.ensureDataKey(storage, AUDIT_DATA_KEY_ID, "audit-log", now);
   const blindKey = createHmac("sha256", dataKey).update("audit-blind-index").digest();
   const signing = await loadSigningKey(storage, keys, now);
+  // The same few secret keys are named over and over: their indexes are kept.
+  const indexes = new Map<string, string>();
   return {
     sealMetadata: (salt, metadata) => packSealed(seal(dataKey, JSON.stringify({ s: salt, m: metadata }), AUDIT_DATA_KEY_ID)),
     openMetadata(sealed) {
       const { s, m } = JSON.parse(open(dataKey, unpackSealed(sealed), AUDIT_DATA_KEY_ID).toString("utf8")) as { s: string; m: AuditMetadata };
       return { salt: s, metadata: m };
     },
-    blindIndex: (secretKey) => createHmac("sha256", blindKey).update(secretKey).digest("hex").slice(0, 32),
+    blindIndex(secretKey) {
+      let index = indexes.get(secretKey);
+      if (index === undefined) {
+        index = createHmac("sha256", blindKey).update(secretKey).digest("hex").slice(0, 32);
+        if (indexes.size >= 10_000) indexes.clear();
+        indexes.set(secretKey, index);
+      }
+      return index;
+    },
     signing,
   };
 }
