@@ -1,4 +1,5 @@
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
+import { mapPaced } from "../../kernel/pace.js";
 import { assertTagIds } from "../tags/lookup.js";
 import { insertSecrets, newSecretFrom, planCreates } from "./create.js";
 import type { SecretRow, SecretVersionRow } from "../tables.js";
@@ -44,6 +45,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
     const newKey = item.changes.newKey;
     if (newKey !== undefined && newKey !== item.key) requireCouldDescribe(w.access, w.env.slug, item.secretPath, newKey);
+    await w.pace();
   }
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
   assertDistinct(items);
@@ -55,7 +57,8 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   const indexOf = new Map(items.map((item, index) => [item, index]));
   for (const group of groupByKind(w, items, folders)) {
     const newKeys = group.items.flatMap((i) => (i.changes.newKey !== undefined && i.changes.newKey !== i.key ? [i.changes.newKey] : []));
-    const hashOf = new Map([...group.items.map((i) => i.key), ...newKeys].map((k) => [k, w.cipher.blindIndex(k)]));
+    const names = [...group.items.map((i) => i.key), ...newKeys];
+    const hashOf = new Map(await mapPaced(names, w.pace, (k) => [k, w.cipher.blindIndex(k)] as const));
     const rows = await w.secrets.ofKind(group.folder.id, [...new Set(hashOf.values())], group, { forUpdate: true });
     const byHash = new Map(rows.map((r) => [r.keyHash, r]));
     // A new name may be neither an existing secret's nor another item's final name.
@@ -72,6 +75,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
       }
       const current = decodeSecret(w.cipher, row, group.folder);
       planned.push({ index: indexOf.get(item)!, row, current, next: applyChanges(current, item.changes, w) });
+      await w.pace();
     }
   }
   // Groups were read in lock order; everything after goes in the order of the items.
@@ -82,7 +86,10 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     throw new NotFoundError(`Secret${names.length > 1 ? "s" : ""} not found: ${names.join(", ")}`);
   }
   const environment = w.env.slug;
-  for (const { current, next } of planned) requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags);
+  for (const { current, next } of planned) {
+    requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags);
+    await w.pace();
+  }
   if (conflicts.length) throw new BadRequestError(`A secret with this name already exists: ${conflicts.join(", ")}`);
 
   const changed = planned.filter((p) => !sameSecret(p.current, p.next));
@@ -96,7 +103,10 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   );
 
   const versions = [];
-  for (const update of changed) versions.push(await writeUpdate(w, update));
+  for (const update of changed) {
+    versions.push(await writeUpdate(w, update));
+    await w.pace();
+  }
   if (versions.length) await w.secrets.fileVersions(versions);
   await insertSecrets(w, created);
 
