@@ -21,8 +21,9 @@ import { describeError, entryWriter, jsonLinesLogger, type Logger } from "./logg
 import { buildOpenApiDocument, OPENAPI_PATH, operationIds } from "./openapi.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
-import { sendError, sendJson, sendJsonText } from "./respond.js";
+import { sendError, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
+import { answerText } from "./sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
 import type { Route } from "./routes/route.js";
 import { pipeEventStream, subscriptionFrames } from "./sse.js";
@@ -171,11 +172,13 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     const result = await strongroom.call(route.operation, actor, input);
     const status = route.status ?? 200;
     if (route.kind !== "sse") {
+      // Big answers are serialized in slices, so other requests are served meanwhile.
+      let text = result === undefined ? "{}" : answerText(result);
+      if (typeof text !== "string") text = await text;
       if (!route.etag) {
-        sendJson(res, status, result);
+        sendJsonText(res, status, text);
         return;
       }
-      const text = result === undefined ? "{}" : JSON.stringify(result);
       const etag = contentEtag(text);
       if (etagMatches(req.headers["if-none-match"], etag)) {
         res.writeHead(304, { etag, "cache-control": "no-store" });
