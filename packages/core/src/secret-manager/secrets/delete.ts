@@ -39,10 +39,7 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
 
   const deleted = items.map((item) => found.get(item)!);
   const secrets = deleted.map((d) => d.secret);
-  for (const secret of secrets) {
-    requireOnSecret(w.access, "delete", w.env.slug, secret, w.tags);
-    await w.pace();
-  }
+  await mapPaced(secrets, w.pace, (secret) => requireOnSecret(w.access, "delete", w.env.slug, secret, w.tags));
 
   await w.secrets.delete(deleted.map((d) => d.row), sharedHashes);
   for (const s of secrets) w.log.record("secret:delete", w.env, s.folder.path, s.key, tagSlugsOf(s.tagIds, w.tags));

@@ -41,12 +41,11 @@ export interface WrittenSecret {
  * conflicts (400).
  */
 export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[], mode: MissingMode): Promise<(WrittenSecret | undefined)[]> {
-  for (const item of items) {
+  await mapPaced(items, w.pace, (item) => {
     requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
     const newKey = item.changes.newKey;
     if (newKey !== undefined && newKey !== item.key) requireCouldDescribe(w.access, w.env.slug, item.secretPath, newKey);
-    await w.pace();
-  }
+  });
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
   assertDistinct(items);
   assertTagIds(w.tags, items.flatMap((i) => i.changes.tagIds ?? []));
@@ -63,7 +62,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     const byHash = new Map(rows.map((r) => [r.keyHash, r]));
     // A new name may be neither an existing secret's nor another item's final name.
     const finalNames = new Set<string>();
-    for (const item of group.items) {
+    await mapPaced(group.items, w.pace, (item) => {
       const finalKey = item.changes.newKey ?? item.key;
       const renamedOntoExisting = finalKey !== item.key && byHash.has(hashOf.get(finalKey)!);
       if (renamedOntoExisting || finalNames.has(finalKey)) conflicts.push(describeKey(item.secretPath, finalKey));
@@ -71,12 +70,11 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
       const row = byHash.get(hashOf.get(item.key)!);
       if (!row) {
         missing.push({ index: indexOf.get(item)!, item });
-        continue;
+        return;
       }
       const current = decodeSecret(w.cipher, row, group.folder);
       planned.push({ index: indexOf.get(item)!, row, current, next: applyChanges(current, item.changes, w) });
-      await w.pace();
-    }
+    });
   }
   // Groups were read in lock order; everything after goes in the order of the items.
   planned.sort((a, b) => a.index - b.index);
@@ -86,10 +84,9 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     throw new NotFoundError(`Secret${names.length > 1 ? "s" : ""} not found: ${names.join(", ")}`);
   }
   const environment = w.env.slug;
-  for (const { current, next } of planned) {
-    requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags);
-    await w.pace();
-  }
+  await mapPaced(planned, w.pace, ({ current, next }) =>
+    requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags),
+  );
   if (conflicts.length) throw new BadRequestError(`A secret with this name already exists: ${conflicts.join(", ")}`);
 
   const changed = planned.filter((p) => !sameSecret(p.current, p.next));
@@ -105,7 +102,8 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   const versions = [];
   for (const update of changed) {
     versions.push(await writeUpdate(w, update));
-    await w.pace();
+    const wait = w.pace();
+    if (wait) await wait;
   }
   if (versions.length) await w.secrets.fileVersions(versions);
   await insertSecrets(w, created);
