@@ -17,8 +17,8 @@ export type ChangeRecorder = Pick<SecretChangeLog, "record">;
 
 type Recorded = Parameters<ChangeRecorder["record"]>;
 
-/** What a deferred write answers the writer at once: `update` reports the row as changed (checked for real when it is made). */
-const DEFERRED_WRITES = { insert: undefined, update: true, fileVersions: undefined, delete: undefined } as const;
+/** What a deferred write answers the writer at once: updates report the rows as changed (checked for real when they are made). */
+const DEFERRED_WRITES = { insert: undefined, update: true, updateMany: true, fileVersions: undefined, delete: undefined } as const;
 type WriteMethod = keyof typeof DEFERRED_WRITES;
 
 interface Read {
@@ -101,7 +101,7 @@ export class Rehearsal {
     for (const { method, args } of this.writes) {
       const result = await secrets[method](...args);
       // The rows were read again and locked just now, so this cannot happen; if it did, nothing is written.
-      if (method === "update" && result !== true) throw new BadRequestError("A secret was changed by another request; retry");
+      if ((method === "update" || method === "updateMany") && result !== true) throw new BadRequestError("A secret was changed by another request; retry");
     }
     for (const change of this.changes) log.record(...change);
   }

@@ -2,7 +2,7 @@ import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { mapPaced } from "../../kernel/pace.js";
 import { assertTagIds } from "../tags/lookup.js";
 import { insertSecrets, newSecretFrom, planCreates } from "./create.js";
-import type { SecretRow, SecretVersionRow } from "../tables.js";
+import type { SecretRow } from "../tables.js";
 import { decodeSecret, sealContent, versionOf, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
 import { tagSlugsOf } from "./view.js";
 import { requireCouldDescribe, requireSecretChange } from "./visibility.js";
@@ -99,13 +99,12 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     true,
   );
 
-  const versions = [];
-  for (const update of changed) {
-    versions.push(await writeUpdate(w, update));
-    const wait = w.pace();
-    if (wait) await wait;
+  const writes = await mapPaced(changed, w.pace, (update) => writeOf(w, update));
+  if (!(await w.secrets.updateMany(writes))) {
+    const which = changed.length === 1 ? `Secret '${changed[0].current.key}' was` : "A secret of the batch was";
+    throw new BadRequestError(`${which} changed by another request; retry`);
   }
-  if (versions.length) await w.secrets.fileVersions(versions);
+  if (writes.length) await w.secrets.fileVersions(writes.map((write) => versionOf(write.row)));
   await insertSecrets(w, created);
 
   const results: (WrittenSecret | undefined)[] = items.map(() => undefined);
@@ -149,10 +148,11 @@ function sameSecret(a: PlainSecret, b: PlainSecret): boolean {
 }
 
 /**
- * Writes the new state and returns the version row filing the state it replaces. The update is
- * conditional on the version read, so a concurrent write is refused rather than silently lost.
+ * The new state of a changed secret as a row patch (sealed again only when its content changed).
+ * Written conditional on the version read (SecretRepository.updateMany), so a concurrent write
+ * is refused rather than silently lost; the version row filing the state it replaces is made from `row`.
  */
-async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate): Promise<SecretVersionRow> {
+function writeOf(w: WriteScope, { row, current, next }: PlannedUpdate): { row: SecretRow; patch: Partial<SecretRow> } {
   const patch: Partial<SecretRow> = {
     version: next.version,
     actor: next.actor,
@@ -166,7 +166,6 @@ async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate)
   const contentChanged =
     next.key !== current.key || next.value !== current.value || next.comment !== current.comment || !sameMetadata(next.metadata, current.metadata);
   if (contentChanged) Object.assign(patch, sealContent(w.cipher, next));
-  if (!(await w.secrets.update(row, patch))) throw new BadRequestError(`Secret '${current.key}' was changed by another request; retry`);
   w.log.record("secret:update", w.env, next.folder.path, next.key, tagSlugsOf(next.tagIds, w.tags));
-  return versionOf(row);
+  return { row, patch };
 }
