@@ -25,6 +25,7 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
 import { sendError, sendFile, sendJson, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
+import { answerText } from "./sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
 import type { Route } from "./routes/route.js";
 import { pipeEventStream, subscriptionFrames } from "./sse.js";
@@ -187,11 +188,13 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
       return;
     }
     if (route.kind !== "sse") {
+      // Big answers are serialized in slices, so other requests are served meanwhile.
+      let text = result === undefined ? "{}" : answerText(result);
+      if (typeof text !== "string") text = await text;
       if (!route.etag) {
-        sendJson(res, status, result);
+        sendJsonText(res, status, text);
         return;
       }
-      const text = result === undefined ? "{}" : JSON.stringify(result);
       const etag = contentEtag(text);
       if (etagMatches(req.headers["if-none-match"], etag)) {
         res.writeHead(304, { etag, "cache-control": "no-store" });

@@ -16,7 +16,7 @@ export async function requireReadsForNamesInUse(w: WriteScope, changes: readonly
   const renamed = changes.filter(({ current, next }) => current.key !== next.key && next.type === "shared");
   if (renamed.length === 0) return;
   const users: SecretNameUser[] = [];
-  await w.tx.emit(secretNameUsers, { folderIds: [...new Set(renamed.map(({ next }) => next.folder.id))], users });
+  await w.context.emit(secretNameUsers, { folderIds: [...new Set(renamed.map(({ next }) => next.folder.id))], users });
   for (const { current, next } of renamed) {
     const user = users.find((u) => u.folderId === next.folder.id && u.secretKey === next.key);
     if (!user) continue;

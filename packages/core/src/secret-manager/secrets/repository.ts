@@ -89,6 +89,15 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
     update: async (row: SecretRow, patch: Partial<SecretRow>): Promise<boolean> =>
       (await t.secrets.update({ id: row.id, version: row.version }, patch)) === 1,
 
+    /**
+     * Many updates in as few statements as the database takes, each conditional on the version
+     * read: false when another write changed any of them since (call it in a transaction, which
+     * the caller then fails, so that none is written).
+     */
+    updateMany: async (changes: readonly { row: SecretRow; patch: Partial<SecretRow> }[]): Promise<boolean> =>
+      changes.length === 0 ||
+      (await t.secrets.updateMany(changes.map(({ row, patch }) => ({ id: row.id, expect: { version: row.version }, patch })))) === changes.length,
+
     /** Files states that updates replaced. */
     fileVersions: (versions: SecretVersionRow[]): Promise<void> => t.secretVersions.insertMany(versions),
 
