@@ -1,0 +1,24 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createStrongroom, generateRootKey, anonymous } from "@strongroom/core";
+import { createHandler, bufferedLogger } from "@strongroom/http-node";
+import { createSqliteStorage } from "@strongroom/storage-sqlite";
+import { listen, loadTest, close } from "./load.js";
+const dir = mkdtempSync(join(tmpdir(), "prof-"));
+const sr = await createStrongroom({ storage: await createSqliteStorage({ filename: join(dir, "s.db") }), rootKey: generateRootKey() });
+const boot = await sr.admin.bootstrap(anonymous, { email: "bench@acme.test", password: "correct horse battery", organization: "Bench" });
+const admin = await sr.authenticate(boot.identity.credentials.token);
+const { project } = await sr.projects.create(admin, { projectName: "Bench" });
+const { identity } = await sr.identities.create(admin, { name: "reader", organizationId: boot.organization.id, role: "member" });
+const { identityUniversalAuth } = await sr.identities.attachUniversalAuth(admin, { identityId: identity.id });
+const { clientSecret } = await sr.identities.createClientSecret(admin, { identityId: identity.id });
+await sr.memberships.addIdentity(admin, { projectId: project.id, identityId: identity.id, role: "member" });
+const { accessToken } = await sr.auth.universalAuthLogin(anonymous, { clientId: identityUniversalAuth.clientId, clientSecret });
+await sr.secrets.createMany(admin, { projectId: project.id, environment: "prod", secretPath: "/", secrets: Array.from({ length: 200 }, (_, i) => ({ secretKey: `SECRET_${i}`, secretValue: `value-${i}-${"x".repeat(40)}` })) });
+const running = await listen(createHandler(sr, { logger: process.env.LOG === "0" ? () => undefined : bufferedLogger(join(dir, "log")) }));
+const url = `${running.url}/api/v4/secrets/SECRET_42?projectId=${project.id}&environment=prod&secretPath=%2F`;
+const headers = { authorization: `Bearer ${accessToken}` };
+await loadTest(url, 2, { headers });
+for (let i = 0; i < 3; i++) { const r = await loadTest(url, 3, { headers }); console.log(r.rps.toFixed(0), "req/s", r.cpuUsPerRequest.toFixed(1), "cpu µs/req"); }
+await close(running.server); await sr.close();
