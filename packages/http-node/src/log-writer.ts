@@ -1,3 +1,4 @@
+import { openSync } from "node:fs";
 import pino from "pino";
 import type { Logger } from "./logger.js";
 
@@ -14,7 +15,10 @@ export interface BufferedLogger extends Logger {
  * exits is written synchronously on `exit`.
  */
 export function bufferedLogger(dest: number | string = 1): BufferedLogger {
-  const destination = pino.destination({ dest, sync: false });
+  // Opened here, synchronously: a path left to sonic-boom opens later, and lines logged before
+  // that could not be flushed by a process exiting at once.
+  const fd = typeof dest === "number" ? dest : openSync(dest, "a", 0o600);
+  const destination = pino.destination({ fd, sync: false });
   const flush = () => {
     try {
       destination.flushSync();
