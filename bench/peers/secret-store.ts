@@ -117,7 +117,9 @@ export function sqliteStore(filename: string, count: number, value: (i: number) 
       identityOfToken: async (hash) => token.get(hash) as { identity_id: string; expires_at: number } | undefined,
       permissions: async (project, identity) => permissions.get(project, identity) as { membership_id: string; permissions: string } | undefined,
       secret: async (...args) => secret.get(...args) as SecretRow | undefined,
-      close: async () => db.close(),
+      close: async () => {
+        db.close();
+      },
     },
   };
 }

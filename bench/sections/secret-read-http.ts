@@ -18,7 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RequestListener } from "node:http";
-import { anonymous, createStrongroom, generateRootKey, type Strongroom } from "@strongroom/core";
+import { createStrongroom, generateRootKey, type Strongroom } from "@strongroom/core";
 import { bufferedLogger, createHandler, newRequestId, silentLogger, type Logger } from "@strongroom/http-node";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
 import { createPostgresStorage } from "@strongroom/storage-postgres";
@@ -26,31 +26,10 @@ import { withPostgres, type TestDatabase } from "@strongroom/storage-postgres/te
 import { close, listen, loadTest, type LoadResult } from "../load.js";
 import { alternate, formatRate, spread } from "../rounds.js";
 import { fastifyPeer } from "../peers/fastify-read.js";
+import { READ, SECRETS, seed, value } from "../parts/read-seed.js";
 import { postgresStore, sqliteStore, type PeerStore } from "../peers/secret-store.js";
 import type { BenchOptions, BenchRow, BenchSection } from "../types.js";
 
-const SECRETS = 200;
-const value = (i: number) => `value-${i}-${"x".repeat(40)}`;
-const READ = "SECRET_42";
-
-/** An instance with SECRETS project secrets and the token of a member identity that may read them. */
-async function seed(sr: Strongroom): Promise<{ token: string; path: string }> {
-  const boot = await sr.admin.bootstrap(anonymous, { email: "bench@acme.test", password: "correct horse battery", organization: "Bench" });
-  const admin = await sr.authenticate(boot.identity.credentials.token);
-  const { project } = await sr.projects.create(admin, { projectName: "Bench" });
-  const { identity } = await sr.identities.create(admin, { name: "reader", organizationId: boot.organization.id, role: "member" });
-  const { identityUniversalAuth } = await sr.identities.attachUniversalAuth(admin, { identityId: identity.id });
-  const { clientSecret } = await sr.identities.createClientSecret(admin, { identityId: identity.id });
-  await sr.memberships.addIdentity(admin, { projectId: project.id, identityId: identity.id, role: "member" });
-  const { accessToken } = await sr.auth.universalAuthLogin(anonymous, { clientId: identityUniversalAuth.clientId, clientSecret });
-  await sr.secrets.createMany(admin, {
-    projectId: project.id,
-    environment: "prod",
-    secretPath: "/",
-    secrets: Array.from({ length: SECRETS }, (_, i) => ({ secretKey: `SECRET_${i}`, secretValue: value(i) })),
-  });
-  return { token: accessToken, path: `/api/v4/secrets/${READ}?projectId=${project.id}&environment=prod&secretPath=%2F` };
-}
 
 /** Bare node:http answering `body` with the headers our adapter sends (a fresh request id each time). */
 function bareListener(body: string): RequestListener {

@@ -6,73 +6,16 @@
  * dist/ (run `npm run build` first); without it, the TypeScript sources through tsx, which is
  * reported as such since compiling on load is most of the start then.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadTest } from "../load.js";
+import { BUILT, startServer } from "../parts/server-process.js";
 import { spread } from "../rounds.js";
 import type { BenchOptions, BenchRow, BenchSection } from "../types.js";
 
-const BUILT = fileURLToPath(new URL("../../packages/http-node/dist/cli.js", import.meta.url));
-const SOURCE = fileURLToPath(new URL("../../packages/http-node/src/server/cli.ts", import.meta.url));
 const READY_MS = 300;
 const IDLE_RSS_MB = 80;
-
-interface Started {
-  ms: number;
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** The machine's floor: a node process whose bare node:http server says it is ready. */
-const BARE = [
-  "--input-type=module",
-  "-e",
-  `import { createServer } from "node:http";
-   const server = createServer((req, res) => res.end("{}"));
-   server.listen(0, "127.0.0.1", () => console.log("listening on http://127.0.0.1:" + server.address().port));
-   process.on("SIGTERM", () => process.exit(0));`,
-];
-
-function startServer(dataDir: string, bare = false): Promise<Started> {
-  const args = bare ? BARE : existsSync(BUILT) ? [BUILT] : ["--conditions=source", "--import", "tsx", SOURCE];
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const failed = (code: number | null) => reject(new Error(`the server exited with ${code}: ${output}`));
-    child.once("exit", failed);
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stdout!.on("data", async (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (!match) return;
-      child.stdout!.removeAllListeners("data");
-      child.stdout!.resume();
-      const url = match[1]!;
-      // Listening comes before ready only if something still loads; poll until it says ready.
-      while (child.exitCode === null) {
-        const ok = await fetch(`${url}/api/status/ready`).then((r) => r.status === 200, () => false);
-        if (ok) break;
-        await new Promise((r) => setTimeout(r, 2));
-      }
-      child.off("exit", failed);
-      resolve({ ms: performance.now() - t0, url, pid: child.pid!, stop });
-    });
-  });
-}
 
 const rssMb = (pid: number, field: "VmRSS" | "VmHWM") => {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
