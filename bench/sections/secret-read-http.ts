@@ -76,7 +76,8 @@ const bodyOf = async (target: Target) => {
 
 /** Alternating rounds over `targets`; every answer must be a 200. */
 async function measure(targets: Record<string, Target>, options: BenchOptions): Promise<Record<string, LoadResult[]>> {
-  const seconds = options.quick ? 2 : 5;
+  // Quick (CI): 1-second runs, three rounds; enough for the ratios, not for the spread.
+  const seconds = options.quick ? 1 : 5;
   const rounds = options.quick ? 3 : 5;
   for (const target of Object.values(targets)) await loadTest(target.url, 1, { headers: target.headers }); // JIT, statement and key caches
   const runs = Object.fromEntries(
