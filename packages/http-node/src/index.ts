@@ -24,6 +24,7 @@ export { contentEtag, etagMatches } from "./etag.js";
 export { STATUS_OF } from "./status.js";
 export { RateLimiter, parseRateLimit, type RateLimitOptions } from "./rate-limit.js";
 export { answerClientError } from "./client-error.js";
-export { jsonLinesLogger, silentLogger, type Logger, type LogEntry, type RequestLogEntry, type ErrorLogEntry } from "./logger.js";
+export { jsonLinesLogger, silentLogger, requestLine, type Logger, type LogEntry, type RequestLogEntry, type ErrorLogEntry } from "./logger.js";
+export { bufferedLogger, type BufferedLogger } from "./log-writer.js";
 export { toErrorResponse, type ErrorBody } from "./error-body.js";
 export { newRequestId } from "./request-id.js";
