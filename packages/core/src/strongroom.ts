@@ -98,6 +98,9 @@ export type Strongroom = { [A in Exclude<keyof Operations, "audit">]: AreaApi<Op
  * const { secret } = await strongroom.secrets.get(actor, { projectId, environment: "prod", secretName: "DB_URL" });
  * ```
  */
+/** How long access-change notices to other nodes are coalesced: well inside the 2 s access bound. */
+const ACCESS_NOTICE_DELAY_MS = 50;
+
 export async function createStrongroom(options: StrongroomOptions): Promise<Strongroom> {
   const clock = options.clock ?? systemClock;
   const keys = new KeyRing(parseRootKey(options.rootKey));
@@ -116,7 +119,21 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
     log,
     hooks: registerHooks(new HookRegistry()),
   });
-  dropAccessCaches = () => ctx.caches.access.changed();
+  // Other nodes are told too (through a relay that offers it), after the change has committed:
+  // notices are coalesced over a short delay, and a transaction's last one follows its commit.
+  let announcing: ReturnType<typeof setTimeout> | undefined;
+  const announce = ctx.bus.announceAccessChange?.bind(ctx.bus);
+  dropAccessCaches = () => {
+    ctx.caches.access.changed();
+    if (announce && !announcing) {
+      announcing = setTimeout(() => {
+        announcing = undefined;
+        announce();
+      }, ACCESS_NOTICE_DELAY_MS);
+      announcing.unref?.();
+    }
+  };
+  const stopHearingAccessChanges = ctx.bus.onAccessChange?.(() => ctx.caches.access.changed());
   if (options.certManager) useCertManagerPorts(ctx, options.certManager);
   if (options.dynamicSecretProviders) useDynamicSecretProviders(ctx, options.dynamicSecretProviders);
 
@@ -170,6 +187,12 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
       await settleBackgroundScans(ctx);
       // ends embedded `for await` consumers too; HTTP streams are ended by the adapter's shutdown
       subscriptionsOf(ctx).endAll();
+      stopHearingAccessChanges?.();
+      if (announcing) {
+        clearTimeout(announcing);
+        announcing = undefined;
+        announce?.();
+      }
       await ctx.bus.close();
       await ctx.storage.close();
     },

@@ -8,6 +8,8 @@ import { kyselyTable, tableStatements } from "./table.js";
 export interface KyselyStorageOptions<S extends Schema> {
   /** Reported as `Storage.kind`, e.g. "sqlite" or "postgres". */
   kind: string;
+  /** Reported as `Storage.shared`: other processes (nodes) write to the same database. */
+  shared?: boolean;
   /** An already migrated database (see `migrate`); `close()` destroys it. */
   db: Kysely<any>;
   dialect: Dialect;
@@ -55,6 +57,7 @@ export function createKyselyStorage<S extends Schema>(options: KyselyStorageOpti
   const open = (scope: Scope): Storage<S> => {
     const storage: Storage<S> = {
       kind,
+      ...(options.shared ? { shared: true } : {}),
       schema,
       inTransaction: scope.inTransaction,
       tables: Object.fromEntries(statements.map(([key, table]) => [key, kyselyTable(table, scope)])) as unknown as TablesOf<S>,

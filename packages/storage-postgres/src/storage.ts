@@ -32,5 +32,5 @@ export async function openPostgres<S extends Schema>(options: PostgresStorageOpt
     await db.destroy();
     throw error;
   }
-  return createKyselyStorage({ kind: "postgres", db, dialect: postgresDialect, schema, maxConcurrentTransactions: transactionSlots(pool.options.max) });
+  return createKyselyStorage({ kind: "postgres", shared: true, db, dialect: postgresDialect, schema, maxConcurrentTransactions: transactionSlots(pool.options.max) });
 }

@@ -36,11 +36,13 @@ export const subscriptionScope = projectScope<{ projectId: string }>({ project: 
 
 /**
  * The periodic re-check's shared part, the same for every stream of one token and project: the
- * token is still live (read from storage), and the actor's access as it is now — read at most
- * `maxAgeMs` ago, so a change another node made is seen within the stream bound (subscription.ts).
+ * token is still live, and the actor's access as it is now. Both come from the access caches,
+ * which every write through this instance drops; `maxAgeMs` (on a store other nodes write to)
+ * asks for answers read at most that long ago, so their changes are seen within the stream bound
+ * (subscription.ts).
  * A project that is gone, or an actor no longer in its organization, is the same 404 as at opening.
  */
-export async function reloadAccess(ctx: Context, actor: Actor, projectId: string, maxAgeMs: number): Promise<ProjectAccess> {
-  if (!(await isTokenLive(ctx, actor))) throw new UnauthorizedError("The access token has expired or was revoked");
+export async function reloadAccess(ctx: Context, actor: Actor, projectId: string, maxAgeMs: number | undefined): Promise<ProjectAccess> {
+  if (!(await isTokenLive(ctx, actor, maxAgeMs))) throw new UnauthorizedError("The access token has expired or was revoked");
   return loadProjectAccess(ctx, actor, { projectId }, { maxAgeMs });
 }

@@ -41,7 +41,23 @@ export class SubscriptionRegistry implements SubscriptionHost {
   private stopWatchingGaps: (() => void) | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly ctx: Context) {}
+  /**
+   * How old the access a re-check decides on may be. Every write to an access-deciding table drops
+   * the access caches: this instance's own writes, and — through a relay that announces access
+   * changes — other nodes' too. Then a cached answer is current and a re-check costs no read. On a
+   * store other nodes write to without such a relay, their changes are seen only by reading it again.
+   */
+  private readonly freshness: number | undefined;
+  readonly shared: boolean;
+
+  constructor(private readonly ctx: Context) {
+    this.shared = ctx.storage.shared === true && ctx.bus.onAccessChange === undefined;
+    this.freshness = this.shared ? RECHECK_FRESHNESS_MS : undefined;
+  }
+
+  accessVersion(): number {
+    return this.ctx.caches.access.version;
+  }
 
   readonly pathMatcher = (pattern: string): ValuePredicate => {
     const cache = this.ctx.caches.get(pathGlobs);
@@ -118,7 +134,7 @@ export class SubscriptionRegistry implements SubscriptionHost {
     const key = `${owner.actor.tokenId}\u0000${subscription.projectId}`;
     let reload = this.reloads.get(key);
     if (!reload) {
-      reload = reloadAccess(this.ctx, owner.actor, subscription.projectId, RECHECK_FRESHNESS_MS).finally(() => this.reloads.delete(key));
+      reload = reloadAccess(this.ctx, owner.actor, subscription.projectId, this.freshness).finally(() => this.reloads.delete(key));
       this.reloads.set(key, reload);
     }
     return reload;

@@ -14,7 +14,7 @@ import { createTestWorld, forEachStore, type TestWorld } from "@strongroom/core/
  * through any read path (lists with imports and references, single reads, versions, events, and
  * the answers of the member's own writes).
  *
- * Runs: INSIDER_RUNS sequences on the memory store (default 1,000), a tenth of that on SQLite and
+ * Runs: INSIDER_RUNS sequences on the memory store (default 1,000), a twentieth of that on SQLite and
  * PostgreSQL; up to 30 steps each. `FC_SEED` replays a failure; the default seed is fixed.
  * `npm run insider` runs ten times as many.
  */
@@ -199,13 +199,12 @@ async function everythingVisible(world: TestWorld, member: Actor, scene: Scene):
       sr.secrets.list(member, { projectId: scene.projectId, environment: slug, secretPath: "/", recursive: true, include_imports: true, expandSecretReferences: true } as never),
     );
     if (listed.ok) parts.push(listed.value);
-    // Single reads by name, where each denied secret lives or was moved to, imports followed.
-    for (const name of DENIED_NAMES) {
-      for (const secretPath of new Set(["/", DENIED[name].secretPath])) {
-        const got = await attempt(() => sr.secrets.get(member, { projectId: scene.projectId, environment: slug, secretPath, secretName: name, include_imports: true } as never));
-        if (got.ok) parts.push(got.value);
-      }
-    }
+  }
+  // Single reads by name where each denied secret lives, imports followed.
+  for (const name of DENIED_NAMES) {
+    const { environment, secretPath } = DENIED[name];
+    const got = await attempt(() => sr.secrets.get(member, { projectId: scene.projectId, environment, secretPath, secretName: name, include_imports: true } as never));
+    if (got.ok) parts.push(got.value);
   }
   for (const name of DENIED_NAMES) {
     const versions = await attempt(() => sr.secrets.listVersions(member, { secretId: scene.deniedIds[name] } as never));
@@ -234,9 +233,10 @@ class StepCommand implements fc.AsyncCommand<Model, Real> {
   async run(model: Model, real: Real): Promise<void> {
     model.taken.push(this.step.describe);
     const outcome = await attempt(() => this.step.run(real.world, real.member, real.scene));
-    // A write's own answer is a read path; a refusal may echo the name the member itself sent, never a value.
+    // An answer is a read path for values. Names are not judged here: every step names the secret it
+    // acts on, and the rules deny reading, not editing, so an allowed edit may echo the name sent.
     const answered = outcome.ok ? JSON.stringify(outcome.value ?? null) : String((outcome.error as Error)?.message ?? outcome.error);
-    const inAnswer = leaks(answered, outcome.ok);
+    const inAnswer = leaks(answered, false);
     if (inAnswer.length) throw new Error(`after ${model.taken.join(" → ")}: the answer showed ${inAnswer.join(", ")}`);
     const visible = leaks(await everythingVisible(real.world, real.member, real.scene), true);
     if (visible.length) throw new Error(`after ${model.taken.join(" → ")}: ${visible.join(", ")} became readable`);
@@ -249,7 +249,7 @@ const commandsArb = fc.commands([stepArb.map((step) => new StepCommand(step))], 
 forEachStore("the model-based insider test", (store) => {
   let world: TestWorld;
   let member: { actor: Actor; identityId: string };
-  const runs = store.name === "memory" ? RUNS : Math.max(10, Math.floor(RUNS / 10));
+  const runs = store.name === "memory" ? RUNS : Math.max(10, Math.floor(RUNS / 20));
 
   beforeAll(async () => {
     world = await createTestWorld({ storage: await store.open() });
