@@ -27,7 +27,7 @@ const fixedSeed = seed !== undefined ? Number(seed) : nightly ? undefined : 2026
  * with every read path swept after every move (~30 ms a move in memory, ~65 ms on SQLite) that
  * would take ten minutes, so CI runs these (under a minute a store) and `npm run insider` the rest.
  */
-const RUNS: Record<string, number> = { memory: 100, sqlite: 50, postgres: 25 };
+const RUNS: Record<string, number> = { memory: 100, sqlite: 50, postgres: 15 };
 const runsOn = (store: string) => (nightly ? Number(process.env.INSIDER_RUNS) : (RUNS[store] ?? 100));
 
 const START = "2026-03-01T00:00:00.000Z";
