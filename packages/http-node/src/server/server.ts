@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { chmod, mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer } from "./listen.js";
@@ -22,7 +22,9 @@ export interface StrongroomServerOptions {
  */
 export async function createStrongroomServer(env: ServerEnv = process.env, options: StrongroomServerOptions = {}): Promise<StrongroomServer> {
   const settings = readServerSettings(env);
-  await mkdir(settings.dataDir, { recursive: true });
+  // The data directory holds the root key and the database: its owner's only (issue 15, principle 12).
+  await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+  await chmod(settings.dataDir, 0o700);
   const log = entryWriter(options.logger ?? jsonLinesLogger);
   await checkDataDir(settings, (msg) => log({ level: "warn", time: new Date().toISOString(), msg }));
   const rootKey = await loadRootKey(settings.rootKey, settings.dataDir);
