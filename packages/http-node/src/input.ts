@@ -71,17 +71,26 @@ export function queryInput(keys: readonly string[], search: string): Record<stri
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/** The names an input may give its project by: a path naming it under one must not be overridden under another. */
+const PROJECT_NAMES = ["projectId", "workspaceId", "projectSlug", "workspaceSlug"];
+
+const withoutProjectNames = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([key]) => !PROJECT_NAMES.includes(key)));
+
 /**
  * The operation's input: body, then query, then path params, later ones winning, so that what the
- * URL names is what the operation acts on.
+ * URL names is what the operation acts on. When the path names the project (`{workspaceId}`), the
+ * body and query name none, under any of its names: a body's `projectId` would otherwise win over
+ * the path's `workspaceId` (issue 15, principle 12).
  */
 export function assembleInput(body: unknown, query: Record<string, unknown>, params: Record<string, string>): unknown {
-  const fromUrl = { ...query, ...params };
+  const pathNamesProject = PROJECT_NAMES.some((name) => name in params);
+  const fromUrl = { ...(pathNamesProject ? withoutProjectNames(query) : query), ...params };
   if (!isPlainObject(body)) {
     if (Object.keys(fromUrl).length === 0) return body;
     throw new ValidationError([{ path: "", message: "Request body must be a JSON object" }]);
   }
-  return { ...body, ...fromUrl };
+  return { ...(pathNamesProject ? withoutProjectNames(body) : body), ...fromUrl };
 }
 
 /** Path and query string of a request target; absolute-form targets keep only their path. */

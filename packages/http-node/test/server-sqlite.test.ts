@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,6 +32,30 @@ describe("createStrongroomServer on SQLite", () => {
       expect(statSync(join(dataDir, "strongroom.db")).isFile()).toBe(true);
     } finally {
       await running.close();
+    }
+  });
+
+  it("keeps its data directory 0700 and the database with its -wal and -shm 0600, new or existing (issue 15, principle 12)", async () => {
+    const modeOf = (path: string) => statSync(path).mode & 0o777;
+    const fresh = join(tempDir(), "fresh");
+    const existing = tempDir();
+    chmodSync(existing, 0o755);
+    for (const dataDir of [fresh, existing]) {
+      const running = await createStrongroomServer({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1" }, { logger: () => {} });
+      try {
+        expect(modeOf(dataDir)).toBe(0o700);
+        for (const file of ["strongroom.db", "strongroom.db-wal", "strongroom.db-shm", "root.key"]) expect([file, modeOf(join(dataDir, file))]).toEqual([file, 0o600]);
+      } finally {
+        await running.close();
+      }
+    }
+    // A database left readable by others (an older version, a copy) is made private at start.
+    chmodSync(join(fresh, "strongroom.db"), 0o644);
+    const again = await createStrongroomServer({ DATA_DIR: fresh, PORT: "0", HOST: "127.0.0.1" }, { logger: () => {} });
+    try {
+      expect(modeOf(join(fresh, "strongroom.db"))).toBe(0o600);
+    } finally {
+      await again.close();
     }
   });
 

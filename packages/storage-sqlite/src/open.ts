@@ -1,12 +1,30 @@
 import { schemaVersion, type Schema, type Storage } from "@strongroom/core/storage";
 import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
+import { chmod, open } from "node:fs/promises";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { sqliteDialect } from "./dialect.js";
 import { PreparedStatements } from "./statement-cache.js";
 
-/** Opens (creating if needed) and migrates a database file holding `schema`'s tables. */
+/**
+ * A database file readable by its owner only: created so, or made so. SQLite gives the `-wal` and
+ * `-shm` files it creates beside it the database file's permissions.
+ */
+async function privateFile(filename: string): Promise<void> {
+  if (filename === "" || filename === ":memory:" || filename.startsWith("file:")) return;
+  await (await open(filename, "a", 0o600)).close();
+  await chmod(filename, 0o600);
+  // Ones left by an earlier run keep their own permissions: made private too.
+  for (const beside of [`${filename}-wal`, `${filename}-shm`]) {
+    await chmod(beside, 0o600).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+  }
+}
+
+/** Opens (creating if needed, owner-only) and migrates a database file holding `schema`'s tables. */
 export async function openSqlite<S extends Schema>(filename: string, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
+  await privateFile(filename);
   const database = new Database(filename);
   try {
     // busy_timeout first: switching to WAL needs a lock another process may briefly hold.

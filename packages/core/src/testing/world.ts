@@ -55,6 +55,8 @@ export interface TestWorldOptions {
   certManager?: StrongroomOptions["certManager"];
   /** Dynamic-secret providers the instance offers (`@strongroom/dynamic-secrets`). */
   dynamicSecretProviders?: StrongroomOptions["dynamicSecretProviders"];
+  /** Where the instance logs. Default: JSON lines on stderr. */
+  log?: StrongroomOptions["log"];
 }
 
 export async function createTestWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
@@ -64,7 +66,7 @@ export async function createTestWorld(options: TestWorldOptions = {}): Promise<T
   const bus = options.bus ?? createLocalBus();
   const events: ProjectEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config, certManager: options.certManager, dynamicSecretProviders: options.dynamicSecretProviders });
+  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config, certManager: options.certManager, dynamicSecretProviders: options.dynamicSecretProviders, log: options.log });
   const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: "correct horse battery", organization: "Acme" });
   const adminToken = boot.identity.credentials.token;
   const admin = await sr.authenticate(adminToken);

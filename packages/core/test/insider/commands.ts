@@ -153,7 +153,7 @@ const window = fc.oneof(
   fc.record({ isTemporary: fc.constant(true as const), range: fc.constantFrom("30m", "1h", "7d"), startOffsetMin: fc.integer({ min: -120, max: 120 }) }),
 );
 
-const at = (model: Model, list: keyof Model, i: number) => model[list][i % Math.max(1, model[list].length)];
+const nth = (model: Model, list: keyof Model, i: number) => model[list][i % Math.max(1, model[list].length)];
 const pickOf = <T>(list: readonly T[], i: number) => list[i % list.length]!;
 
 interface Window {
@@ -315,7 +315,7 @@ export function insiderCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Scene>>[]
       step(`repoint import #${i} to ${from.environment}:${from.secretPath}`, by, "write", (s, m, w) =>
         s.w.sr.secretImports.update(as(w), {
           projectId: s.projectId,
-          secretImportId: at(m, "imports", i) ?? "missing",
+          secretImportId: nth(m, "imports", i) ?? "missing",
           import: { environment: from.environment, path: from.secretPath },
         } as never),
       ),
@@ -331,7 +331,7 @@ export function insiderCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Scene>>[]
     ),
     fc.tuple(who, pick, fc.option(rules, { nil: undefined }), window).map(([by, i, r, w]) =>
       accessStep(`change privilege #${i} ${JSON.stringify(r)} ${JSON.stringify(w)}`, by, (s, m, actor) =>
-        s.w.sr.privilegesV2.update(as(actor), { id: at(m, "privileges", i) ?? "missing", ...(r ? { permissions: r } : {}), type: temporaryFields(s, w) } as never),
+        s.w.sr.privilegesV2.update(as(actor), { id: nth(m, "privileges", i) ?? "missing", ...(r ? { permissions: r } : {}), type: temporaryFields(s, w) } as never),
       ),
     ),
     fc.tuple(who, fc.constantFrom<"insider" | "accomplice">("accomplice", "accomplice", "insider"), fc.constantFrom(...ROLES), window).map(([by, whom, role, w]) =>
@@ -365,7 +365,7 @@ export function insiderCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Scene>>[]
       ([by, i, host, key, isEnabled]) =>
         step(`change service #${i} host=${host} key=${key} enabled=${isEnabled}`, by, "write", (s, m, w) =>
           s.w.sr.proxiedServices.update(as(w), {
-            serviceId: i % 3 === 0 ? s.adminServiceId : i % 3 === 1 ? s.insiderServiceId : (at(m, "services", i) ?? s.adminServiceId),
+            serviceId: i % 3 === 0 ? s.adminServiceId : i % 3 === 1 ? s.insiderServiceId : (nth(m, "services", i) ?? s.adminServiceId),
             ...(host ? { hostPattern: host } : {}),
             ...(key ? { credentials: [{ headerName: "X-Key", secretKey: key.name }] } : {}),
             ...(isEnabled === undefined ? {} : { isEnabled }),
@@ -374,7 +374,7 @@ export function insiderCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Scene>>[]
     ),
     fc.tuple(who, fc.subarray([0, 1, 2, 3]), fc.boolean()).map(([by, picks, admins]) =>
       step(`bundle services ${picks}${admins ? " with the admin's" : ""}`, by, "write", async (s, m, w) => {
-        const serviceIds = [...new Set([...picks.flatMap((i) => at(m, "services", i) ?? []), ...(admins ? [s.adminServiceId] : [])])];
+        const serviceIds = [...new Set([...picks.flatMap((i) => nth(m, "services", i) ?? []), ...(admins ? [s.adminServiceId] : [])])];
         const made = await s.w.sr.accessBundles.create(as(w), {
           projectId: s.projectId,
           name: `bundle-${m.bundles.length}-${s.w.clock.now().getTime()}`,
@@ -391,14 +391,14 @@ export function insiderCommands(): fc.Arbitrary<fc.AsyncCommand<Model, Scene>>[]
     fc.tuple(who, pick, fc.subarray([0, 1, 2, 3])).map(([by, i, picks]) =>
       step(`rebundle #${i} with services ${picks}`, by, "write", (s, m, w) =>
         s.w.sr.accessBundles.update(as(w), {
-          bundleId: i % 2 === 0 ? s.adminBundleId : (at(m, "bundles", i) ?? s.adminBundleId),
-          serviceIds: [...new Set(picks.flatMap((p) => at(m, "services", p) ?? []))].concat(i % 4 === 0 ? [s.adminServiceId] : []),
+          bundleId: i % 2 === 0 ? s.adminBundleId : (nth(m, "bundles", i) ?? s.adminBundleId),
+          serviceIds: [...new Set(picks.flatMap((p) => nth(m, "services", p) ?? []))].concat(i % 4 === 0 ? [s.adminServiceId] : []),
         } as never),
       ),
     ),
     fc.tuple(who, pick).map(([by, i]) =>
       step(`open a session on bundle #${i}`, by, "write", async (s, m, w) => {
-        const bundleId = i % 2 === 0 ? s.adminBundleId : (at(m, "bundles", i) ?? s.adminBundleId);
+        const bundleId = i % 2 === 0 ? s.adminBundleId : (nth(m, "bundles", i) ?? s.adminBundleId);
         const made = await s.w.sr.agentSessions.create(as(w), { bundleId, ttl: 24 * 60 * 60 });
         w.sessions.push(made.token);
         return { session: made.session };

@@ -13,7 +13,7 @@ forEachStore("leaks the model-based insider test found", (store) => {
   let proxy: Actor;
 
   beforeAll(async () => {
-    w = await createTestWorld({ storage: await store.open() });
+    w = await createTestWorld({ storage: await store.open(), log: () => undefined });
     proxy = await enrollProxy(w);
   });
   afterAll(() => w?.close());

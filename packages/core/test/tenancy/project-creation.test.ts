@@ -65,4 +65,14 @@ forEachStore("creating a project", (store) => {
     await expect(w.sr.projects.create(w.admin, { projectName: "Twin", slug: w.projectSlug })).rejects.toMatchObject({ code: "BadRequest" });
     expect({ projects: await t.projects.count(), keys: await t.kmsKeys.count(), memberships: await t.projectMemberships.count() }).toEqual(before);
   });
+
+  it("refuses another project's data key as kmsKeyId (issue 15, principle 12), takes the organization's own", async () => {
+    const other = await w.storage.tables.projects.get(w.projectId);
+    for (const kmsKeyId of [other!.kmsSecretManagerKeyId, other!.kmsCertificateKeyId]) {
+      await expect(w.sr.projects.create(w.admin, { projectName: "Borrower", kmsKeyId })).rejects.toMatchObject({ code: "BadRequest" });
+    }
+    const own = await w.storage.tables.kmsKeys.findOne({ orgId: w.orgId, projectId: null });
+    const { project } = await w.sr.projects.create(w.admin, { projectName: "Org keyed", kmsKeyId: own!.id });
+    expect(project.kmsSecretManagerKeyId).toBe(own!.id);
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { chmod, mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer, type TlsMaterial } from "./listen.js";
@@ -33,7 +33,9 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
   const tls = settings.tls;
   // Read (and checked by the listener) before anything opens: a bad file fails the start cleanly.
   const tlsMaterial = tls ? await readTls(tls) : undefined;
-  await mkdir(settings.dataDir, { recursive: true });
+  // The data directory holds the root key and the database: its owner's only (issue 15, principle 12).
+  await mkdir(settings.dataDir, { recursive: true, mode: 0o700 });
+  await chmod(settings.dataDir, 0o700);
   const log = entryWriter(options.logger ?? jsonLinesLogger);
   const warn = (msg: string) => log({ level: "warn", time: new Date().toISOString(), msg });
   await checkDataDir(settings, warn);

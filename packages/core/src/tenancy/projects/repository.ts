@@ -29,10 +29,10 @@ export const projectRepository = defineRepository("projects", (ctx) => {
   const t = tablesOf(ctx.storage, accessTables);
   return {
     slugTaken: async (orgId: string, slug: string): Promise<boolean> => (await t.projects.findOne({ orgId, slug })) !== undefined,
-    /** A data key of the organization, by id. */
     /**
-     * A data key of the organization itself: never one of its projects' keys, which are theirs alone
-     * (issue 15, principle 12 — a project created on another's key could read what it seals).
+     * A data key of the organization itself that a new project may seal its secrets with: never
+     * another project's data key (issue 15, principle 12), which its project's removal or key
+     * rotation would take from under the new one.
      */
     orgDataKey: (orgId: string, id: string): Promise<DataKeyRow | undefined> => tablesOf(ctx.storage, keyTables).kmsKeys.findOne({ id, orgId, projectId: null }),
     /** A project's environments in their listed order, soft-deleted ones included. */
