@@ -232,16 +232,37 @@ export function createMetrics(): StrongroomMetrics {
     },
   });
 
+  // Children bound to their label values, kept by a key: prom-client hashes a label object on
+  // every call otherwise, which is most of the cost of an observation.
+  const requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
+  const querySeries = new Map<string, { observe(value: number): void }>();
+  const transactionSeries = { ok: transactionSeconds.labels("ok"), error: transactionSeconds.labels("error") };
+
   return {
     registry,
     onResponse({ method, route, status, durationMs }) {
-      const labels = { method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) };
-      requests.inc(labels);
-      requestSeconds.observe(labels, durationMs / 1000);
+      const key = `${method} ${status} ${route ?? ""}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        const labels = { method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) };
+        series = { count: requests.labels(labels), seconds: requestSeconds.labels(labels) };
+        // Bounded by routes × methods × statuses; a flood of odd methods shares "other" but not a key.
+        if (requestSeries.size < 10_000) requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.seconds.observe(durationMs / 1000);
     },
     storage: {
-      query: (operation, seconds, ok) => querySeconds.observe({ operation, outcome: ok ? "ok" : "error" }, seconds),
-      transaction: (seconds, ok) => transactionSeconds.observe({ outcome: ok ? "ok" : "error" }, seconds),
+      query: (operation, seconds, ok) => {
+        const key = ok ? operation : `${operation}!`;
+        let series = querySeries.get(key);
+        if (!series) {
+          series = querySeconds.labels(operation, ok ? "ok" : "error");
+          querySeries.set(key, series);
+        }
+        series.observe(seconds);
+      },
+      transaction: (seconds, ok) => transactionSeries[ok ? "ok" : "error"].observe(seconds),
       inFlight: (kind, delta) => {
         inFlight[kind] += delta;
       },
