@@ -23,7 +23,7 @@ import type { ResponseReport } from "./metrics/registry.js";
 import { buildOpenApiDocument, OPENAPI_PATH, operationIds } from "./openapi.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
-import { sendError, sendJson, sendJsonText } from "./respond.js";
+import { sendError, sendFile, sendJson, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
 import { routes as defaultRoutes } from "./routes/index.js";
 import type { Route } from "./routes/route.js";
@@ -182,6 +182,10 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     const input = assembleInput(body, queryInput(queryKeysOf.get(route)!, search), params);
     const result = await strongroom.call(route.operation, actor, input);
     const status = route.status ?? 200;
+    if (route.kind === "file") {
+      sendFile(res, status, result);
+      return;
+    }
     if (route.kind !== "sse") {
       if (!route.etag) {
         sendJson(res, status, result);

@@ -162,6 +162,12 @@ function successResponse(route: Route, id: string, components: Record<string, Js
   if (route.kind === "sse") {
     return { description: "A stream of Server-Sent Events", content: { "text/event-stream": { schema: { type: "string" } } } };
   }
+  if (route.kind === "file") {
+    // The media type is the literal of the operation's `fileOutput` schema.
+    const literal = (def.output as z.ZodType & { shape?: { contentType?: { value?: unknown } } }).shape?.contentType?.value;
+    const contentType = typeof literal === "string" ? literal : "application/octet-stream";
+    return { description: def.summary || "Success", content: { [contentType]: { schema: { type: "string", contentMediaType: contentType } } } };
+  }
   return {
     description: def.summary || "Success",
     content: { "application/json": { schema: toSchema(def.output, "output", `${id}.output`, components) } },

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { TrustedProxies } from "../client-address.js";
+import { readAuditSinkSettings, type AuditSinkSettings } from "./audit-sinks.js";
 import { parseAuthRateLimit, parseRateLimit, type RateLimitOptions } from "../rate-limit.js";
 
 /** The environment variables the server reads (DESIGN.md §10). */
@@ -53,6 +54,8 @@ export interface ServerSettings {
   drainTimeoutMs: number;
   /** Event streams open at once on the node; past it, 503 with Retry-After. */
   maxEventStreams: number;
+  /** Where the audit log is streamed besides the database (`STRONGROOM_AUDIT_*`). */
+  auditSinks: AuditSinkSettings;
   /** Where `GET /metrics` is served; unset: no metrics at all (nothing is measured). */
   metrics?: { port: number; host: string };
   /** Serve HTTPS with this certificate (chain) and key, both PEM files, read again on SIGHUP. */
@@ -91,6 +94,7 @@ export function readServerSettings(env: ServerEnv): ServerSettings {
     maxEventStreams: positiveInteger(env.STRONGROOM_MAX_EVENT_STREAMS, "STRONGROOM_MAX_EVENT_STREAMS", 20_000),
     ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort, host: env.METRICS_HOST?.trim() || "127.0.0.1" } }),
     ...tlsFiles(env),
+    auditSinks: readAuditSinkSettings(env),
   };
 }
 

@@ -25,14 +25,16 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   const missing: string[] = [];
   const sharedHashes = new Map<string, string[]>();
   for (const group of groupByKind(w, items, folders)) {
-    const hashes = group.items.map((i) => w.cipher.blindIndex(i.key));
-    const rows = new Map((await w.secrets.ofKind(group.folder.id, hashes, group, { forUpdate: true })).map((r) => [r.keyHash, r]));
+    const names = group.items.map((i) => i.key);
+    const hashes = names.map((name) => w.cipher.blindIndex(name));
+    const stored = w.cipher.storedIndexes(names);
+    const rows = new Map(w.cipher.current(await w.secrets.ofKind(group.folder.id, stored, group, { forUpdate: true })).map((r) => [r.keyHash, r]));
     group.items.forEach((item, i) => {
       const row = rows.get(hashes[i]);
       if (!row) return missing.push(describeKey(item.secretPath, item.key));
       found.set(item, { row, secret: decodeSecret(w.cipher, row, group.folder) });
     });
-    if (group.type === "shared") sharedHashes.set(group.folder.id, hashes);
+    if (group.type === "shared") sharedHashes.set(group.folder.id, stored);
   }
   if (missing.length) throw new NotFoundError(`Secret${missing.length > 1 ? "s" : ""} not found: ${missing.join(", ")}`);
 
