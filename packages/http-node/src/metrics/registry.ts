@@ -10,10 +10,11 @@ export interface ResponseReport {
   readonly durationMs: number;
 }
 
-/** What an audit sink reports about how far it is behind: entries waiting, age of the oldest. */
+/** What an audit sink reports about how far it is behind: entries waiting, age of the oldest, entries dropped so far. */
 export interface AuditSinkLag {
   readonly entries?: number;
   readonly seconds?: number;
+  readonly dropped?: number;
 }
 
 /** What a storage wrapped by `instrumentStorage` reports. */
@@ -53,8 +54,10 @@ export interface StrongroomMetrics {
   /** Reads a connection pool's load at each scrape (PostgreSQL). */
   watchPool(read: () => PoolLoad): void;
   /**
-   * Registers an audit sink's lag, read at each scrape as `strongroom_audit_sink_lag_entries` and
-   * `strongroom_audit_sink_lag_seconds` labelled with the sink's name. Returns an unregister function.
+   * Registers an audit sink's lag, read at each scrape as `strongroom_audit_sink_lag_entries`,
+   * `strongroom_audit_sink_lag_seconds` and `strongroom_audit_sink_dropped_total` labelled with the
+   * sink's name. Returns an unregister function. For a `BufferedSink` of core's audit sinks:
+   * `registerAuditSinkLag(name, () => { const l = sink.lag(); return { entries: l.pending, seconds: l.lagMs / 1000, dropped: l.dropped }; })`.
    */
   registerAuditSinkLag(sink: string, read: () => AuditSinkLag): () => void;
   /** The text exposition (Prometheus format 0.0.4). */
@@ -237,6 +240,17 @@ export function createMetrics(): StrongroomMetrics {
   const requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
   const querySeries = new Map<string, { observe(value: number): void }>();
   const transactionSeries = { ok: transactionSeconds.labels("ok"), error: transactionSeconds.labels("error") };
+
+  new Counter({
+    name: "strongroom_audit_sink_dropped_total",
+    help: "Audit entries a sink dropped (its buffer was full; they stay in the database), by sink",
+    labelNames: ["sink"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { sink, lag } of readSinks()) if (lag?.dropped !== undefined) this.inc({ sink }, lag.dropped);
+    },
+  });
 
   return {
     registry,
