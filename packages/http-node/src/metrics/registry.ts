@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Strongroom } from "@strongroom/core";
+import { SeriesHistogram, type HistogramSeries } from "./series-histogram.js";
 
 /** One answered request, as the handler reports it (`HandlerOptions.onResponse`). */
 export interface ResponseReport {
@@ -83,19 +84,13 @@ export function createMetrics(): StrongroomMetrics {
   let pool: (() => PoolLoad) | undefined;
   const auditSinks = new Map<string, () => AuditSinkLag>();
 
-  const requests = new Counter({
-    name: "strongroom_http_requests_total",
-    help: "HTTP requests answered, by method, route template and status",
-    labelNames: ["method", "route", "status"] as const,
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: "strongroom_http_request_duration_seconds",
-    help: "Time from a request's arrival to its answer's end (event streams: their whole life), by method, route template and status",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
+  const requestSeconds = new SeriesHistogram<"method" | "route" | "status">(
+    "strongroom_http_request_duration_seconds",
+    "Time from a request's arrival to its answer's end (event streams: their whole life), by method, route template and status",
+    REQUEST_BUCKETS,
+    registry,
+    { name: "strongroom_http_requests_total", help: "HTTP requests answered, by method, route template and status" },
+  );
   new Gauge({
     name: "strongroom_http_requests_in_flight",
     help: "Requests not yet answered in full (open event streams included)",
@@ -121,20 +116,18 @@ export function createMetrics(): StrongroomMetrics {
     },
   });
 
-  const querySeconds = new Histogram({
-    name: "strongroom_db_query_duration_seconds",
-    help: "Storage calls (one statement each) by table operation and outcome",
-    labelNames: ["operation", "outcome"] as const,
-    buckets: QUERY_BUCKETS,
-    registers,
-  });
-  const transactionSeconds = new Histogram({
-    name: "strongroom_db_transaction_duration_seconds",
-    help: "Storage transactions, from asking for one (waiting for a slot included) to commit or rollback",
-    labelNames: ["outcome"] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
+  const querySeconds = new SeriesHistogram<"operation" | "outcome">(
+    "strongroom_db_query_duration_seconds",
+    "Storage calls (one statement each) by table operation and outcome",
+    QUERY_BUCKETS,
+    registry,
+  );
+  const transactionSeconds = new SeriesHistogram<"outcome">(
+    "strongroom_db_transaction_duration_seconds",
+    "Storage transactions, from asking for one (waiting for a slot included) to commit or rollback",
+    REQUEST_BUCKETS,
+    registry,
+  );
   const inFlight = { query: 0, transaction: 0 };
   new Gauge({
     name: "strongroom_db_in_flight",
@@ -235,12 +228,6 @@ export function createMetrics(): StrongroomMetrics {
     },
   });
 
-  // Children bound to their label values, kept by a key: prom-client hashes a label object on
-  // every call otherwise, which is most of the cost of an observation.
-  const requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
-  const querySeries = new Map<string, { observe(value: number): void }>();
-  const transactionSeries = { ok: transactionSeconds.labels("ok"), error: transactionSeconds.labels("error") };
-
   new Counter({
     name: "strongroom_audit_sink_dropped_total",
     help: "Audit entries a sink dropped (its buffer was full; they stay in the database), by sink",
@@ -252,26 +239,29 @@ export function createMetrics(): StrongroomMetrics {
     },
   });
 
+  // Series bound to their labels once, found again by a string key.
+  const requestSeries = new Map<string, HistogramSeries>();
+  const querySeries = new Map<string, HistogramSeries>();
+  const transactionSeries = { ok: transactionSeconds.series({ outcome: "ok" }), error: transactionSeconds.series({ outcome: "error" }) };
+
   return {
     registry,
     onResponse({ method, route, status, durationMs }) {
       const key = `${method} ${status} ${route ?? ""}`;
       let series = requestSeries.get(key);
       if (!series) {
-        const labels = { method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) };
-        series = { count: requests.labels(labels), seconds: requestSeconds.labels(labels) };
-        // Bounded by routes × methods × statuses; a flood of odd methods shares "other" but not a key.
+        series = requestSeconds.series({ method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) });
+        // Bounded by routes × methods × statuses; odd methods share the series "other" but not a key.
         if (requestSeries.size < 10_000) requestSeries.set(key, series);
       }
-      series.count.inc();
-      series.seconds.observe(durationMs / 1000);
+      series.observe(durationMs / 1000);
     },
     storage: {
       query: (operation, seconds, ok) => {
         const key = ok ? operation : `${operation}!`;
         let series = querySeries.get(key);
         if (!series) {
-          series = querySeconds.labels(operation, ok ? "ok" : "error");
+          series = querySeconds.series({ operation, outcome: ok ? "ok" : "error" });
           querySeries.set(key, series);
         }
         series.observe(seconds);
