@@ -135,10 +135,11 @@ describe("GET /metrics (METRICS_PORT)", () => {
 
   it("reads the audit sink lag others register, until they unregister", async () => {
     let waiting = 3;
-    const unregister = running.metrics!.registerAuditSinkLag("syslog", () => ({ entries: waiting, seconds: 1.5 }));
+    const unregister = running.metrics!.registerAuditSinkLag("syslog", () => ({ entries: waiting, seconds: 1.5, dropped: 2 }));
     let page = await scrape(metricsUrl);
     expect(page.value("strongroom_audit_sink_lag_entries", { sink: "syslog" })).toBe(3);
     expect(page.value("strongroom_audit_sink_lag_seconds", { sink: "syslog" })).toBe(1.5);
+    expect(page.value("strongroom_audit_sink_dropped_total", { sink: "syslog" })).toBe(2);
     waiting = 0;
     expect((await scrape(metricsUrl)).value("strongroom_audit_sink_lag_entries", { sink: "syslog" })).toBe(0);
     unregister();

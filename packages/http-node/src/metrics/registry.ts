@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Strongroom } from "@strongroom/core";
+import { SeriesHistogram, type HistogramSeries } from "./series-histogram.js";
 
 /** One answered request, as the handler reports it (`HandlerOptions.onResponse`). */
 export interface ResponseReport {
@@ -10,10 +11,11 @@ export interface ResponseReport {
   readonly durationMs: number;
 }
 
-/** What an audit sink reports about how far it is behind: entries waiting, age of the oldest. */
+/** What an audit sink reports about how far it is behind: entries waiting, age of the oldest, entries dropped so far. */
 export interface AuditSinkLag {
   readonly entries?: number;
   readonly seconds?: number;
+  readonly dropped?: number;
 }
 
 /** What a storage wrapped by `instrumentStorage` reports. */
@@ -53,8 +55,10 @@ export interface StrongroomMetrics {
   /** Reads a connection pool's load at each scrape (PostgreSQL). */
   watchPool(read: () => PoolLoad): void;
   /**
-   * Registers an audit sink's lag, read at each scrape as `strongroom_audit_sink_lag_entries` and
-   * `strongroom_audit_sink_lag_seconds` labelled with the sink's name. Returns an unregister function.
+   * Registers an audit sink's lag, read at each scrape as `strongroom_audit_sink_lag_entries`,
+   * `strongroom_audit_sink_lag_seconds` and `strongroom_audit_sink_dropped_total` labelled with the
+   * sink's name. Returns an unregister function. For a `BufferedSink` of core's audit sinks:
+   * `registerAuditSinkLag(name, () => { const l = sink.lag(); return { entries: l.pending, seconds: l.lagMs / 1000, dropped: l.dropped }; })`.
    */
   registerAuditSinkLag(sink: string, read: () => AuditSinkLag): () => void;
   /** The text exposition (Prometheus format 0.0.4). */
@@ -80,19 +84,13 @@ export function createMetrics(): StrongroomMetrics {
   let pool: (() => PoolLoad) | undefined;
   const auditSinks = new Map<string, () => AuditSinkLag>();
 
-  const requests = new Counter({
-    name: "strongroom_http_requests_total",
-    help: "HTTP requests answered, by method, route template and status",
-    labelNames: ["method", "route", "status"] as const,
-    registers,
-  });
-  const requestSeconds = new Histogram({
-    name: "strongroom_http_request_duration_seconds",
-    help: "Time from a request's arrival to its answer's end (event streams: their whole life), by method, route template and status",
-    labelNames: ["method", "route", "status"] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
+  const requestSeconds = new SeriesHistogram<"method" | "route" | "status">(
+    "strongroom_http_request_duration_seconds",
+    "Time from a request's arrival to its answer's end (event streams: their whole life), by method, route template and status",
+    REQUEST_BUCKETS,
+    registry,
+    { name: "strongroom_http_requests_total", help: "HTTP requests answered, by method, route template and status" },
+  );
   new Gauge({
     name: "strongroom_http_requests_in_flight",
     help: "Requests not yet answered in full (open event streams included)",
@@ -118,20 +116,18 @@ export function createMetrics(): StrongroomMetrics {
     },
   });
 
-  const querySeconds = new Histogram({
-    name: "strongroom_db_query_duration_seconds",
-    help: "Storage calls (one statement each) by table operation and outcome",
-    labelNames: ["operation", "outcome"] as const,
-    buckets: QUERY_BUCKETS,
-    registers,
-  });
-  const transactionSeconds = new Histogram({
-    name: "strongroom_db_transaction_duration_seconds",
-    help: "Storage transactions, from asking for one (waiting for a slot included) to commit or rollback",
-    labelNames: ["outcome"] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
+  const querySeconds = new SeriesHistogram<"operation" | "outcome">(
+    "strongroom_db_query_duration_seconds",
+    "Storage calls (one statement each) by table operation and outcome",
+    QUERY_BUCKETS,
+    registry,
+  );
+  const transactionSeconds = new SeriesHistogram<"outcome">(
+    "strongroom_db_transaction_duration_seconds",
+    "Storage transactions, from asking for one (waiting for a slot included) to commit or rollback",
+    REQUEST_BUCKETS,
+    registry,
+  );
   const inFlight = { query: 0, transaction: 0 };
   new Gauge({
     name: "strongroom_db_in_flight",
@@ -232,16 +228,45 @@ export function createMetrics(): StrongroomMetrics {
     },
   });
 
+  new Counter({
+    name: "strongroom_audit_sink_dropped_total",
+    help: "Audit entries a sink dropped (its buffer was full; they stay in the database), by sink",
+    labelNames: ["sink"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const { sink, lag } of readSinks()) if (lag?.dropped !== undefined) this.inc({ sink }, lag.dropped);
+    },
+  });
+
+  // Series bound to their labels once, found again by a string key.
+  const requestSeries = new Map<string, HistogramSeries>();
+  const querySeries = new Map<string, HistogramSeries>();
+  const transactionSeries = { ok: transactionSeconds.series({ outcome: "ok" }), error: transactionSeconds.series({ outcome: "error" }) };
+
   return {
     registry,
     onResponse({ method, route, status, durationMs }) {
-      const labels = { method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) };
-      requests.inc(labels);
-      requestSeconds.observe(labels, durationMs / 1000);
+      const key = `${method} ${status} ${route ?? ""}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        series = requestSeconds.series({ method: METHODS.has(method) ? method : "other", route: route ?? "unmatched", status: String(status) });
+        // Bounded by routes × methods × statuses; odd methods share the series "other" but not a key.
+        if (requestSeries.size < 10_000) requestSeries.set(key, series);
+      }
+      series.observe(durationMs / 1000);
     },
     storage: {
-      query: (operation, seconds, ok) => querySeconds.observe({ operation, outcome: ok ? "ok" : "error" }, seconds),
-      transaction: (seconds, ok) => transactionSeconds.observe({ outcome: ok ? "ok" : "error" }, seconds),
+      query: (operation, seconds, ok) => {
+        const key = ok ? operation : `${operation}!`;
+        let series = querySeries.get(key);
+        if (!series) {
+          series = querySeconds.series({ operation, outcome: ok ? "ok" : "error" });
+          querySeries.set(key, series);
+        }
+        series.observe(seconds);
+      },
+      transaction: (seconds, ok) => transactionSeries[ok ? "ok" : "error"].observe(seconds),
       inFlight: (kind, delta) => {
         inFlight[kind] += delta;
       },

@@ -1,8 +1,5 @@
-import type { Schema, Storage, Table, TablesOf } from "@strongroom/core/storage";
+import type { FindOptions, Schema, Storage, Table, TablesOf, Where } from "@strongroom/core/storage";
 import type { StorageObserver } from "./registry.js";
-
-/** The table calls that reach the database; each is one statement (or one batch). */
-const TABLE_CALLS = ["insert", "insertMany", "get", "findOne", "find", "count", "update", "delete"] as const;
 
 /**
  * The same storage, timing every table call and transaction for `observer`: two clock reads and
@@ -11,14 +8,14 @@ const TABLE_CALLS = ["insert", "insertMany", "get", "findOne", "find", "count", 
  */
 export function instrumentStorage<S extends Schema>(storage: Storage<S>, observer: StorageObserver): Storage<S> {
   const wrap = (inner: Storage<S>): Storage<S> => {
-    const tables = Object.fromEntries(
-      Object.entries(inner.tables as Record<string, Table<unknown>>).map(([key, table]) => [key, timedTable(table, observer)]),
-    ) as TablesOf<S>;
+    // One small object per table (methods on the prototype): a transaction wraps every table.
+    const tables: Record<string, Table<unknown>> = {};
+    for (const key in inner.tables) tables[key] = new TimedTable((inner.tables as Record<string, Table<unknown>>)[key], observer);
     const outer: Storage<S> = {
       kind: inner.kind,
       schema: inner.schema,
       inTransaction: inner.inTransaction,
-      tables,
+      tables: tables as TablesOf<S>,
       transaction: inner.inTransaction
         ? (fn) => fn(outer)
         : (fn) => timed(observer, "transaction", () => inner.transaction((tx) => fn(wrap(tx))), (seconds, ok) => observer.transaction(seconds, ok)),
@@ -29,13 +26,44 @@ export function instrumentStorage<S extends Schema>(storage: Storage<S>, observe
   return wrap(storage);
 }
 
-function timedTable<Row>(table: Table<Row>, observer: StorageObserver): Table<Row> {
-  const timedTable: Record<string, unknown> = { def: table.def };
-  for (const name of TABLE_CALLS) {
-    const call = (table[name] as (...args: unknown[]) => Promise<unknown>).bind(table);
-    timedTable[name] = (...args: unknown[]) => timed(observer, "query", () => call(...args), (seconds, ok) => observer.query(name, seconds, ok));
+class TimedTable<Row> implements Table<Row> {
+  constructor(
+    private readonly table: Table<Row>,
+    private readonly observer: StorageObserver,
+  ) {}
+
+  get def() {
+    return this.table.def;
   }
-  return timedTable as unknown as Table<Row>;
+
+  insert(row: Row) {
+    return this.time("insert", () => this.table.insert(row));
+  }
+  insertMany(rows: Row[]) {
+    return this.time("insertMany", () => this.table.insertMany(rows));
+  }
+  get(id: string) {
+    return this.time("get", () => this.table.get(id));
+  }
+  findOne(where: Where<Row>) {
+    return this.time("findOne", () => this.table.findOne(where));
+  }
+  find(where?: Where<Row>, options?: FindOptions<Row>) {
+    return this.time("find", () => this.table.find(where, options));
+  }
+  count(where?: Where<Row>) {
+    return this.time("count", () => this.table.count(where));
+  }
+  update(where: Where<Row>, patch: Partial<Row>) {
+    return this.time("update", () => this.table.update(where, patch));
+  }
+  delete(where: Where<Row>) {
+    return this.time("delete", () => this.table.delete(where));
+  }
+
+  private time<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    return timed(this.observer, "query", run, (seconds, ok) => this.observer.query(operation, seconds, ok));
+  }
 }
 
 async function timed<T>(observer: StorageObserver, kind: "query" | "transaction", run: () => Promise<T>, done: (seconds: number, ok: boolean) => void): Promise<T> {
