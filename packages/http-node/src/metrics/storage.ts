@@ -1,4 +1,4 @@
-import type { FindOptions, Schema, Storage, Table, TablesOf, Where } from "@strongroom/core/storage";
+import type { FindOptions, Schema, RowChange, Storage, Table, TablesOf, Where } from "@strongroom/core/storage";
 import type { StorageObserver } from "./registry.js";
 
 /**
@@ -56,6 +56,9 @@ class TimedTable<Row> implements Table<Row> {
   }
   update(where: Where<Row>, patch: Partial<Row>) {
     return this.time("update", () => this.table.update(where, patch));
+  }
+  updateMany(changes: readonly RowChange<Row>[]) {
+    return this.time("updateMany", () => this.table.updateMany(changes));
   }
   delete(where: Where<Row>) {
     return this.time("delete", () => this.table.delete(where));
