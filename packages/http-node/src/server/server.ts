@@ -1,5 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
+import type { SinkLag } from "@strongroom/core/audit";
+import { openAuditSinks } from "./audit-sinks.js";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer } from "./listen.js";
 import { entryWriter, jsonLinesLogger, type Logger } from "../logger.js";
@@ -9,6 +11,8 @@ import { readServerSettings, type ServerEnv } from "./settings.js";
 
 export interface StrongroomServer extends RunningServer {
   readonly strongroom: Strongroom;
+  /** How far each configured audit stream (file, webhook) is behind, and what it dropped: for metrics. */
+  auditSinkLag(): SinkLag[];
 }
 
 export interface StrongroomServerOptions {
@@ -52,6 +56,16 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
     throw thrown;
   }
 
+  let sinks: Awaited<ReturnType<typeof openAuditSinks>>;
+  try {
+    // Streams are attached before the first request, so they see every entry this node records.
+    sinks = await openAuditSinks(settings.auditSinks, (msg) => log({ level: "warn", time: new Date().toISOString(), msg }));
+    for (const sink of sinks) strongroom.audit.addSink(sink);
+  } catch (thrown) {
+    await strongroom.close();
+    throw thrown;
+  }
+
   try {
     const running = await listen(strongroom, {
       port: settings.port,
@@ -63,7 +77,7 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       drainTimeoutMs: options.shutdownTimeoutMs ?? settings.drainTimeoutMs,
     });
     strongroom.scheduler.start(settings.schedulerTickMs);
-    return { ...running, strongroom };
+    return { ...running, strongroom, auditSinkLag: () => sinks.map((sink) => sink.lag()) };
   } catch (thrown) {
     await strongroom.close();
     throw thrown;
