@@ -35,6 +35,12 @@ describe("strongroom audit verify (SQLite database)", { timeout: 240_000 }, () =
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`^ok {8}project:${instance.projectId}: \\d+ entries fit, head \\d+`, "m"));
     expect(run.stdout).toMatch(/^ok {8}org:/m);
+
+    // The same chain as the API answers it, checked by the CLI itself against the served head.
+    const api = await runCli(["audit", "verify", "--api", "--project", instance.projectId], { env: { STRONGROOM_URL: server.url, STRONGROOM_TOKEN: instance.admin } });
+    expect(api.stderr).toBe("");
+    expect(api.stdout).toMatch(new RegExp(`^ok {8}project:${instance.projectId}: \\d+ entries fit`, "m"));
+    expect(api.code).toBe(0);
   });
 
   it("names an entry edited in the database and exits 5", async () => {
@@ -54,6 +60,11 @@ describe("strongroom audit verify (SQLite database)", { timeout: 240_000 }, () =
     const json = await runCli(["audit", "verify", "--data-dir", server.dataDir, "--project", instance.projectId, "--json"]);
     expect(JSON.parse(json.stdout)).toEqual([expect.objectContaining({ ok: false, firstBad: { seq, id, reason: "hash-mismatch" } })]);
     expect(json.code).toBe(5);
+
+    // Through the API: the edited entry is served as stored and its hash no longer fits.
+    const api = await runCli(["audit", "verify", "--api", "--project", instance.projectId], { env: { STRONGROOM_URL: server.url, STRONGROOM_TOKEN: instance.admin } });
+    expect(api.stdout).toContain(`TAMPERED  project:${instance.projectId}: entry ${seq} (${id})`);
+    expect(api.code).toBe(5);
   });
 
   it("refuses a root key the database was not sealed with", async () => {
