@@ -21,6 +21,36 @@ export class PlaceResolver {
   private readonly names = new Map<string, string | null>();
   private readonly userOrg = new Map<string, string | null>();
 
+  /** Resolves every draft; those whose lookups are all cached (nearly all) without an await. */
+  async resolveAll(ctx: Context, drafts: readonly AuditDraft[]): Promise<AuditDraft[]> {
+    const out: AuditDraft[] = [];
+    for (const draft of drafts) out.push(this.fromCache(draft) ?? (await this.resolve(ctx, draft)));
+    return out;
+  }
+
+  private fromCache(draft: AuditDraft): AuditDraft | undefined {
+    if (draft.actor.type === "unknownUser" && draft.outcome === "success") return undefined;
+    let { orgId, projectId } = draft;
+    if (projectId !== null) {
+      if (!this.projectOrg.has(projectId)) return undefined;
+      const owner = this.projectOrg.get(projectId)!;
+      if (owner === null || (orgId !== null && owner !== orgId)) projectId = null;
+      else orgId = owner;
+    }
+    if (orgId === null && draft.actor.type === "user" && draft.actor.id) {
+      if (!this.userOrg.has(draft.actor.id)) return undefined;
+      orgId = this.userOrg.get(draft.actor.id)!;
+    }
+    let name = draft.actor.name;
+    if (name === null && draft.actor.id) {
+      const key = `${draft.actor.type}:${draft.actor.id}`;
+      if (!this.names.has(key)) return undefined;
+      name = this.names.get(key)!;
+    }
+    if (orgId === draft.orgId && projectId === draft.projectId && name === draft.actor.name) return draft;
+    return { ...draft, orgId, projectId, actor: { ...draft.actor, name } };
+  }
+
   async resolve(ctx: Context, input: AuditDraft): Promise<AuditDraft> {
     const draft = await this.loggedIn(ctx, input);
     let { orgId, projectId } = draft;

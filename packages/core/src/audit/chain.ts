@@ -1,4 +1,4 @@
-import { createHash, createPublicKey, sign as edSign, verify as edVerify, type KeyObject } from "node:crypto";
+import { createPublicKey, hash as oneShotHash, sign as edSign, verify as edVerify, type KeyObject } from "node:crypto";
 import type { AuditCheckpoint, AuditEntry, AuditMetadata } from "./schemas.js";
 
 /**
@@ -28,7 +28,8 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
 }
 
-const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+// One-shot hashing: no Hash object per call (two hashes per entry, on every read).
+const sha256 = (text: string): string => oneShotHash("sha256", text, "hex");
 
 export const metadataDigest = (salt: string, metadata: AuditMetadata): string => sha256(`${salt}\n${canonicalJson(metadata)}`);
 

@@ -69,14 +69,14 @@ export class AuditLog {
 
   /** Writes drafts in `tx` (the change's own transaction); sinks see them once it commits. */
   async appendIn(tx: Context, drafts: readonly AuditDraft[]): Promise<void> {
-    const resolved = await Promise.all(drafts.map((d) => this.resolver.resolve(tx, d)));
+    const resolved = await this.resolver.resolveAll(tx, drafts);
     const entries = await appendDrafts(tx, this.keys, resolved);
     tx.afterCommit(() => this.publish(entries));
   }
 
   /** Writes drafts now in a transaction of their own: durable before the caller answers. */
   async write(drafts: readonly AuditDraft[]): Promise<void> {
-    const resolved = await Promise.all(drafts.map((d) => this.resolver.resolve(this.ctx, d)));
+    const resolved = await this.resolver.resolveAll(this.ctx, drafts);
     await this.ensureHeads(resolved);
     await this.ctx.withTransaction((tx) => this.appendResolved(tx, resolved));
   }
