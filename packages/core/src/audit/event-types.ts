@@ -13,6 +13,12 @@ export interface AuditEventType {
   readonly type: string;
   readonly kind: AuditKind;
   readonly hook?: true;
+  /**
+   * A change whose transaction may commit and the operation still fail (a failed login records
+   * its attempt, then answers 401): its entry is written once it settles, with its true outcome —
+   * in a transaction of its own before the answer on success, queued on failure.
+   */
+  readonly after?: true;
 }
 
 /** Operations deliberately not recorded: liveness and readiness probes carry no actor and touch nothing. */
@@ -20,13 +26,14 @@ export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set(["system.status
 
 const r = (type: string): AuditEventType => ({ type, kind: "read" });
 const c = (type: string): AuditEventType => ({ type, kind: "change" });
+const settled = (type: string): AuditEventType => ({ type, kind: "change", after: true });
 
 export const AUDIT_EVENT_TYPES: Readonly<Record<string, AuditEventType>> = {
   "admin.bootstrap": c("bootstrap-instance"),
-  "auth.revokeToken": c("revoke-access-token"),
-  "auth.login": c("user-login"),
-  "auth.universalAuthLogin": c("login-identity-universal-auth"),
-  "auth.renewToken": c("renew-access-token"),
+  "auth.revokeToken": settled("revoke-access-token"),
+  "auth.login": settled("user-login"),
+  "auth.universalAuthLogin": settled("login-identity-universal-auth"),
+  "auth.renewToken": settled("renew-access-token"),
 
   "organizations.create": c("create-organization"),
   "organizations.createUser": c("create-user"),
@@ -129,8 +136,8 @@ export const AUDIT_EVENT_TYPES: Readonly<Record<string, AuditEventType>> = {
   "agentProxies.delete": c("delete-agent-proxy"),
   "agentProxies.issueEnrollmentToken": c("create-agent-proxy-enrollment-token"),
   "agentProxies.revoke": c("revoke-agent-proxy"),
-  "agentProxies.enroll": c("enroll-agent-proxy"),
-  "agentProxies.heartbeat": c("agent-proxy-heartbeat"),
+  "agentProxies.enroll": settled("enroll-agent-proxy"),
+  "agentProxies.heartbeat": settled("agent-proxy-heartbeat"),
   "agentProxies.config": r("get-agent-proxy-config"),
   "agentProxies.resolve": { type: "agent-proxy-resolve-credential", kind: "read", hook: true },
   "accessBundles.create": c("create-access-bundle"),

@@ -88,6 +88,24 @@ describe("every route is audited", () => {
         expect((await entries.count({ chainId: "instance" })) - before).toBe(1);
         expect(rows[0]).toMatchObject({ eventType: "authenticate-token", outcome: "denied", actorType: "unknownUser", count: 1 });
       });
+
+      it("counts a flood of anonymous failures as one entry per address and minute, whatever they name", async (ctx) => {
+        if (!available) return ctx.skip();
+        const entries = api.strongroom.context.storage.tables.auditEntries;
+        const before = await entries.count();
+        const target = `/api/v4/secrets?projectId=${randomUUID()}&environment=dev`;
+        for (let i = 0; i < 30; i++) expect((await api.request("GET", target)).status).toBe(401);
+        for (let i = 0; i < 5; i++) await api.request("POST", "/api/v1/auth/login", { body: { email: world.admin.email, password: `wrong-${i}` } });
+        await api.strongroom.audit.flush();
+        const added = (await entries.find({ chainId: "instance" }, { orderBy: [["seq", "desc"]], limit: 2 })).reverse();
+        expect((await entries.count()) - before).toBe(2);
+        expect(added.map((e) => [e.eventType, e.outcome, e.count])).toEqual([
+          ["get-secrets", "denied", 30],
+          ["user-login", "denied", 5],
+        ]);
+        const logins = await api.strongroom.audit.verify({ chain: "instance" });
+        expect(logins).toMatchObject({ ok: true });
+      });
     });
   }
 });
