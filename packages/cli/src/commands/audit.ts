@@ -1,12 +1,16 @@
 import { Command, Option } from "commander";
 import { verifyChain, type AuditVerifyResult, type VerifyAnchor } from "@strongroom/core/audit";
+import { verifyThroughApi } from "../audit/api.js";
 import { readCopy } from "../audit/copy.js";
+import { resolveTarget, type ServerOptions } from "../client/target.js";
 import { verifyDatabase } from "../audit/database.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { verdictLine } from "../format/audit-verdict.js";
 import { databaseTarget, withDatabaseOptions, type OperatorFlags } from "../operator/target.js";
+import { withServerOptions } from "./options.js";
 
-interface VerifyFlags extends OperatorFlags {
+interface VerifyFlags extends OperatorFlags, ServerOptions {
+  api?: boolean;
   file?: string[];
   chain?: string[];
   project?: string[];
@@ -22,9 +26,10 @@ export function auditCommand(): Command {
 }
 
 function verifyCommand(): Command {
-  return withDatabaseOptions(new Command("verify"))
+  return withServerOptions(withDatabaseOptions(new Command("verify")))
     .description("walk audit chains and name the first entry that does not fit (exit 5 when one does not)")
     .option("--file <files...>", "verify a copy the file sink wrote (STRONGROOM_AUDIT_FILE and its rotations) instead of the database")
+    .option("--api", "verify what the server's API answers (--server, --token as for other commands; needs --chain or --project)")
     .option("--chain <ids...>", "only these chains (project:<id>, org:<id>, instance); default every chain")
     .option("--project <ids...>", "only these projects' chains (same as --chain project:<id>)")
     .addOption(new Option("--from <seq>", "start at this entry (the one before it is trusted)").argParser(seqNumber))
@@ -39,12 +44,22 @@ function verifyCommand(): Command {
         "  strongroom audit verify --data-dir /var/lib/strongroom            every chain in the SQLite database",
         "  strongroom audit verify --database-url \"$DATABASE_URL\" --project <id>",
         "  strongroom audit verify --file /var/log/strongroom/audit.log*      a streamed copy, rotations included",
+        "  strongroom audit verify --api --server https://vault.example --project <id>",
       ].join("\n"),
     )
     .action(async (flags: VerifyFlags) => {
       const chains = [...(flags.chain ?? []), ...(flags.project ?? []).map((id) => `project:${id}`)];
       if (flags.head && chains.length !== 1) throw new CliError("--head names one chain's head: pass exactly one --chain or --project", EXIT.usage);
-      const results = flags.file ? await verifyCopy(flags.file, chains, flags) : await verifyDatabase(await databaseTarget(flags), { chains, fromSeq: flags.from, toSeq: flags.to, head: flags.head });
+      if (flags.api && flags.file) throw new CliError("--api and --file are two sources: pass one", EXIT.usage);
+      const range = { fromSeq: flags.from, toSeq: flags.to, head: flags.head };
+      let results: AuditVerifyResult[];
+      if (flags.file) results = await verifyCopy(flags.file, chains, flags);
+      else if (flags.api) {
+        if (chains.length === 0) throw new CliError("--api verifies named chains: pass --chain or --project", EXIT.usage);
+        const target = await resolveTarget(flags);
+        results = [];
+        for (const chain of chains) results.push(await verifyThroughApi(target, chain, range));
+      } else results = await verifyDatabase(await databaseTarget(flags), { chains, ...range });
       if (results.length === 0) throw new CliError("no audit entries to verify");
       process.stdout.write(flags.json ? `${JSON.stringify(results, null, 2)}\n` : `${results.map(verdictLine).join("\n")}\n`);
       if (results.some((r) => !r.ok)) process.exitCode = EXIT.tampered;

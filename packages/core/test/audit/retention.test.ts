@@ -33,7 +33,8 @@ forEachStore("audit retention", (store) => {
     const orgChains = (await w.sr.audit.chains()).filter((c) => !c.startsWith("project:"));
     const orgCounts = await Promise.all(orgChains.map((c) => tables.auditEntries.count({ chainId: c })));
 
-    await tables.projects.update({ id: w.projectId }, { auditLogsRetentionDays: 10 });
+    const { project } = await w.sr.projects.update(w.admin, { projectId: w.projectId, auditLogsRetentionDays: 10 });
+    expect(project.auditLogsRetentionDays).toBe(10);
     w.clock.advance(1 * DAY);
     expect(await w.sr.scheduler.runDue()).toContain("audit-retention");
 

@@ -1,5 +1,7 @@
 import { chmod, mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
+import type { SinkLag } from "@strongroom/core/audit";
+import { openAuditSinks } from "./audit-sinks.js";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer, type TlsMaterial } from "./listen.js";
 import { entryWriter, jsonLinesLogger, type Logger } from "../logger.js";
@@ -17,6 +19,8 @@ export interface StrongroomServer extends RunningServer {
    * Throws, keeping the current certificate, when they do not load; false when TLS is off.
    */
   reloadTls(): Promise<boolean>;
+  /** How far each configured audit stream (file, webhook) is behind, and what it dropped: for metrics. */
+  auditSinkLag(): SinkLag[];
 }
 
 export interface StrongroomServerOptions {
@@ -72,6 +76,17 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
 
   let running: RunningServer | undefined;
   let metricsServer: MetricsServer | undefined;
+
+  let sinks: Awaited<ReturnType<typeof openAuditSinks>>;
+  try {
+    // Streams are attached before the first request, so they see every entry this node records.
+    sinks = await openAuditSinks(settings.auditSinks, warn);
+    for (const sink of sinks) strongroom.audit.addSink(sink);
+  } catch (thrown) {
+    await strongroom.close();
+    throw thrown;
+  }
+
   try {
     running = await listen(strongroom, {
       port: settings.port,
@@ -90,6 +105,12 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       metrics.watchHandler(running.handler);
       metrics.watchInstance(strongroom);
       metricsServer = await serveMetrics(metrics, settings.metrics);
+      for (const sink of sinks) {
+        metrics.registerAuditSinkLag(sink.name, () => {
+          const lag = sink.lag();
+          return { entries: lag.pending, seconds: lag.lagMs / 1000, dropped: lag.dropped };
+        });
+      }
     }
   } catch (thrown) {
     if (running) await running.close();
@@ -109,6 +130,7 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
   return {
     ...server,
     strongroom,
+    auditSinkLag: () => sinks.map((sink) => sink.lag()),
     ...(metrics && served ? { metrics: { ...metrics, url: served.url } } : {}),
     async reloadTls() {
       if (!tls) return false;

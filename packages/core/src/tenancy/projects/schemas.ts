@@ -111,5 +111,7 @@ export const updateProjectInput = z.strictObject({
   showSnapshotsLegacy: z.boolean().optional(),
   secretDetectionIgnoreValues: z.array(z.string().max(1024)).max(1000).optional(),
   pitVersionLimit: z.number().int().min(1).max(100).optional(),
+  /** Days audit entries of the project are kept; the daily retention job cuts older ones (audit/retention.ts). */
+  auditLogsRetentionDays: z.number().int().min(1).max(3650).optional(),
 });
 export type ProjectUpdate = Omit<z.output<typeof updateProjectInput>, "projectId">;
