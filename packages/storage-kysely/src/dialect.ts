@@ -8,6 +8,11 @@ import type { Kysely } from "kysely";
 export interface Dialect {
   /** Column type for CREATE TABLE / ADD COLUMN. */
   columnType(kind: ColumnKind): string;
+  /**
+   * The type a bound parameter is cast to where nothing else tells the database its type (a
+   * VALUES list): PostgreSQL takes such parameters as text.
+   */
+  parameterType(kind: ColumnKind): string;
   /** How a boolean is bound as a parameter (SQLite has no boolean type). */
   encodeBoolean(value: boolean): unknown;
   /** The LIKE operator that ignores ASCII case. */

@@ -1,5 +1,5 @@
-import { type FindOptions, type Table, type TableDef, UniqueViolationError, type Where } from "@strongroom/core/storage";
-import type { Compilable, Kysely } from "kysely";
+import { type FindOptions, type RowChange, type Table, type TableDef, UniqueViolationError, type Where } from "@strongroom/core/storage";
+import { type Compilable, type Kysely, sql } from "kysely";
 import { columnOf, decodeRow, encodePatch, encodeRowInto } from "./codec.js";
 import { CompiledCache } from "./compiled-cache.js";
 import type { Scope } from "./scope.js";
@@ -107,8 +107,53 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
     );
   };
 
+  /**
+   * `with v(c0, c1, …) as (values (…), (…)) update t set a = v.c2, … from v where t.id = v.c0 and
+   * t.version = v.c1`: the changes of one shape (the columns they expect and set), as many rows a
+   * statement as its parameters allow. SQLite has run UPDATE … FROM since 3.33.
+   */
+  const updateMany = async (changes: readonly RowChange<Row>[]) => {
+    const shapes = new Map<string, { expect: string[]; set: string[]; rows: unknown[][] }>();
+    for (const change of changes) {
+      const expect = encodePatch(def, (change.expect ?? {}) as Record<string, unknown>, dialect);
+      const patch = encodePatch(def, change.patch as Record<string, unknown>, dialect);
+      const shape = { expect: Object.keys(expect), set: Object.keys(patch) };
+      if (shape.set.length === 0) throw new Error(`updateMany of ${def.name}: a change sets no column`);
+      const key = `${shape.expect.join(",")}|${shape.set.join(",")}`;
+      let group = shapes.get(key);
+      if (!group) shapes.set(key, (group = { ...shape, rows: [] }));
+      group.rows.push([change.id, ...shape.expect.map((name) => expect[name]), ...shape.set.map((name) => patch[name])]);
+    }
+    if (shapes.size === 0) return 0;
+    return write(async (db) => {
+      let changed = 0;
+      for (const [key, group] of shapes) {
+        const columnNames = ["id", ...group.expect, ...group.set];
+        const types = columnNames.map((name) => sql.raw(dialect.parameterType(columnOf(def, name).kind)));
+        const perStatement = Math.max(1, Math.floor(dialect.maxParameters / columnNames.length));
+        for (let from = 0; from < group.rows.length; from += perStatement) {
+          const rows = group.rows.slice(from, from + perStatement);
+          const params = rows.flat();
+          const build = () => {
+            const v = sql.join(columnNames.map((_, i) => sql.id(`c${i}`)));
+            const values = sql.join(rows.map((row) => sql`(${sql.join(row.map((value, i) => sql`cast(${value} as ${types[i]})`))})`));
+            const assignments = sql.join(group.set.map((name, i) => sql`${sql.id(name)} = v.${sql.id(`c${1 + group.expect.length + i}`)}`));
+            const conditions = [sql`${sql.id(def.name)}.${sql.id("id")} = v.${sql.id("c0")}`];
+            group.expect.forEach((name, i) => conditions.push(sql`${sql.id(def.name)}.${sql.id(name)} = v.${sql.id(`c${1 + i}`)}`));
+            const query = sql`with v (${v}) as (values ${values}) update ${sql.id(def.name)} set ${assignments} from v where ${sql.join(conditions, sql` and `)}`;
+            return { compile: () => query.compile(db) };
+          };
+          const result = await execute(db, `updateMany ${key} ${rows.length}`, params, build);
+          changed += Number(result.numAffectedRows ?? 0);
+        }
+      }
+      return changed;
+    }, "several");
+  };
+
   return {
     def,
+    updateMany,
     insert: (row) => insertMany([row]),
     insertMany,
     get: (id) => find({ id }, { limit: 1 }).then((rows) => rows[0]),

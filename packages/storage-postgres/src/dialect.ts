@@ -38,6 +38,7 @@ function unavailableReason(error: unknown): string | undefined {
 
 export const postgresDialect: Dialect = {
   columnType: (kind) => TYPES[kind],
+  parameterType: (kind) => (kind === "integer" ? "bigint" : kind === "boolean" ? "boolean" : "text"),
   encodeBoolean: (value) => value,
   // On "C"-collated columns ILIKE folds ASCII letters only, exactly like SQLite's LIKE.
   caseInsensitiveLike: "ilike",

@@ -9,6 +9,7 @@ const UNIQUE_MESSAGE = /^UNIQUE constraint failed: (.+)$/;
 
 export const sqliteDialect: Dialect = {
   columnType: (kind) => TYPES[kind],
+  parameterType: (kind) => (kind === "integer" || kind === "boolean" ? "integer" : "text"),
   encodeBoolean: (value) => (value ? 1 : 0),
   // SQLite's LIKE ignores ASCII case already.
   caseInsensitiveLike: "like",

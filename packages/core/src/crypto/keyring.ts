@@ -92,6 +92,30 @@ export class KeyRing {
     return id;
   }
 
+  /**
+   * The data key with a fixed id (an instance-wide key such as the audit log's), created on first
+   * use; two nodes creating it at once end up with the same one.
+   */
+  async ensureDataKey(storage: Storage, keyId: string, purpose: string, now: Date): Promise<Buffer> {
+    const cached = this.cache.get(keyId);
+    if (cached) return cached;
+    if (!(await tablesOf(storage, keyTables).kmsKeys.get(keyId))) {
+      try {
+        await tablesOf(storage, keyTables).kmsKeys.insert({
+          id: keyId,
+          orgId: null,
+          projectId: null,
+          purpose,
+          wrappedKey: packSealed(seal(this.rootKey, randomBytes(32), keyId)),
+          createdAt: now.toISOString(),
+        });
+      } catch (error) {
+        if (!(error instanceof UniqueViolationError)) throw error;
+      }
+    }
+    return this.dataKey(storage, keyId);
+  }
+
   async dataKey(storage: Storage, keyId: string): Promise<Buffer> {
     const cached = this.cache.get(keyId);
     if (cached) return cached;

@@ -7,13 +7,13 @@ import { reloadAccess } from "./authorize.js";
 import type { ProjectEvent } from "../kernel/bus.js";
 import { asStrongroomError } from "./deliveries.js";
 import type { Registration } from "./match.js";
-import { ProjectSubscription, type SubscriptionHost } from "./subscription.js";
+import { ProjectSubscription, RECHECK_FRESHNESS_MS, type SubscriptionHost } from "./subscription.js";
 
 /** DESIGN.md §6. Counted per node: each node of a multi-node deployment enforces it for its own streams. */
 export const MAX_STREAMS_PER_ACTOR_AND_PROJECT = 5;
 
 /** How often the timer looks for subscriptions whose re-check is due; the clock decides whether one is. */
-export const RECHECK_TICK_MS = 5_000;
+export const RECHECK_TICK_MS = 500;
 
 /**
  * Compiled path globs by pattern: most subscribers ask for the same few, and compiling each once
@@ -118,7 +118,7 @@ export class SubscriptionRegistry implements SubscriptionHost {
     const key = `${owner.actor.tokenId}\u0000${subscription.projectId}`;
     let reload = this.reloads.get(key);
     if (!reload) {
-      reload = reloadAccess(this.ctx, owner.actor, subscription.projectId).finally(() => this.reloads.delete(key));
+      reload = reloadAccess(this.ctx, owner.actor, subscription.projectId, RECHECK_FRESHNESS_MS).finally(() => this.reloads.delete(key));
       this.reloads.set(key, reload);
     }
     return reload;

@@ -23,7 +23,7 @@ export interface ProjectCipher {
   /** Finds a secret by name without storing the name: HMAC under a key derived from the data key. */
   blindIndex(name: string): string;
   /** Every blind index a stored row of these names may carry: the current key's, and during a rotation the other keys'. */
-  storedIndexes(names: readonly string[]): string[];
+  storedIndexes(names: readonly string[], current?: readonly string[]): string[];
   /** The rows with `keyHash` as the current key computes it; the very same array outside a rotation. */
   current<R extends { id: string; keyHash: string; sealed: string }>(rows: R[]): R[];
 }
@@ -83,8 +83,9 @@ function cipherOf(keys: readonly CipherKey[]): ProjectCipher {
     open,
     sealParts: (plaintext, secretId) => seal(current.data, plaintext, aad(secretId)),
     blindIndex,
-    storedIndexes: (names) =>
-      others.length === 0 ? names.map(blindIndex) : [...names.map(blindIndex), ...others.flatMap((k) => names.map((name) => hmacHex(k.blind, name)))],
+    // `current`: the names' current indexes when the caller has them already (batches compute them paced).
+    storedIndexes: (names, current = names.map(blindIndex)) =>
+      others.length === 0 ? [...current] : [...current, ...others.flatMap((k) => names.map((name) => hmacHex(k.blind, name)))],
     current(rows) {
       if (others.length === 0) return rows;
       return rows.map((row) => {

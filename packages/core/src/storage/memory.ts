@@ -124,6 +124,17 @@ function memoryTable(state: TableState, run: Runner): Table<Row> {
         for (const row of rows) undo.push(state.replace(row, { ...row, ...structuredClone(changes) }));
         return rows.length;
       }),
+    updateMany: (changes) =>
+      run((undo) => {
+        let changed = 0;
+        for (const { id, expect, patch } of changes) {
+          const row = state.rows.get(id);
+          if (!row || !compileWhere(def, (expect ?? {}) as Where<Row>)(row)) continue;
+          undo.push(state.replace(row, { ...row, ...structuredClone(normalizePatch(def, patch)) }));
+          changed++;
+        }
+        return changed;
+      }),
     delete: (where) =>
       run((undo) => {
         const rows = matching(where);

@@ -54,6 +54,7 @@ function observedTable<Row>(table: Table<Row>, onWrite: () => void): Table<Row> 
     insert: (row) => table.insert(row).then(after(() => 1)),
     insertMany: (rows) => table.insertMany(rows).then(after(() => rows.length)),
     update: (where, patch) => table.update(where, patch).then(after((n: number) => n)),
+    updateMany: (changes) => table.updateMany(changes).then(after((n: number) => n)),
     delete: (where) => table.delete(where).then(after((n: number) => n)),
   };
 }

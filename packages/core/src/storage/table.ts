@@ -44,6 +44,14 @@ export interface FindOptions<Row> {
   forUpdate?: boolean;
 }
 
+/** One row's change in `Table.updateMany`: the row by id, values its columns must still hold, the columns to set. */
+export interface RowChange<Row> {
+  id: string;
+  /** The change applies only while the row still holds these values (e.g. the version read). */
+  expect?: Partial<Row>;
+  patch: Partial<Row>;
+}
+
 export interface Table<Row> {
   readonly def: TableDef;
   /** Throws `UniqueViolationError` when a unique group (or the id) already exists. */
@@ -59,6 +67,13 @@ export interface Table<Row> {
    * (`update({id, usedAt: null}, {usedAt: now})`) is atomic: of concurrent callers exactly one gets 1.
    */
   update(where: Where<Row>, patch: Partial<Row>): Promise<number>;
+  /**
+   * Many by-id updates in as few statements as the database takes (SQL: one per few thousand
+   * rows of one shape, rather than one round trip each) and how many rows changed: a row whose
+   * `expect` values no longer hold, or that is gone, is left as it is. Ids must be distinct. Use
+   * it inside a transaction when the changes must be all or nothing.
+   */
+  updateMany(changes: readonly RowChange<Row>[]): Promise<number>;
   delete(where: Where<Row>): Promise<number>;
 }
 

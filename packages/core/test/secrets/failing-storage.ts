@@ -1,9 +1,9 @@
 import type { Storage, StrongroomSchema, Table, TablesOf } from "@strongroom/core/storage";
 
-const WRITES = new Set(["insert", "insertMany", "update", "delete"]);
+const WRITES = new Set(["insert", "insertMany", "update", "updateMany", "delete"]);
 
 /**
- * Wraps a storage so that its Nth write from now (insert, insertMany, update or delete, in or out
+ * Wraps a storage so that its Nth write from now (insert, insertMany, update, updateMany or delete, in or out
  * of a transaction) throws: a failure injected mid-batch.
  */
 type AppStorage = Storage<StrongroomSchema>;

@@ -6,11 +6,16 @@ import type { PlainSecret } from "./model.js";
 import { changesOf, createSecretsInput, deleteSecretsInput, secretsSchema, updateSecretsInput } from "./schemas.js";
 import { updateSecrets, type WrittenSecret } from "./update.js";
 import { presentWritten } from "./visibility.js";
-import { withSecretWrite, type WriteScope } from "./write-scope.js";
+import { mapPaced } from "../../kernel/pace.js";
+import { REHEARSAL_MIN_ITEMS, withSecretWrite, type WriteOptions, type WriteScope } from "./write-scope.js";
 
-const shown = (w: WriteScope, secrets: readonly (PlainSecret | WrittenSecret | undefined)[]) => ({
-  secrets: secrets.flatMap((s) => (s === undefined ? [] : "secret" in s ? [presentWritten(w.view, s.secret, s.before)] : [presentWritten(w.view, s)])),
-});
+async function shown(w: WriteScope, secrets: readonly (PlainSecret | WrittenSecret | undefined)[]) {
+  const present = await mapPaced(secrets, w.pace, (s) => (s === undefined ? undefined : "secret" in s ? presentWritten(w.view, s.secret, s.before) : presentWritten(w.view, s)));
+  return { secrets: present.filter((s) => s !== undefined) };
+}
+
+/** Big batches are prepared outside their transaction (write-scope.ts). */
+const batchOf = (input: { secrets: readonly unknown[] }): WriteOptions => ({ rehearse: input.secrets.length >= REHEARSAL_MIN_ITEMS });
 
 /** Batch writes: one transaction each, every check before the first write, events after the commit. */
 export const batchOperations = {
@@ -27,7 +32,7 @@ export const batchOperations = {
           newSecretFrom({ secretPath: item.secretPath ?? input.secretPath, key: item.secretKey, type: item.type }, changesOf(item)),
         );
         return shown(w, await createSecrets(w, items));
-      }),
+      }, batchOf(input)),
   }),
 
   updateMany: defineOperation({
@@ -48,7 +53,7 @@ export const batchOperations = {
           changes: changesOf(item),
         }));
         return shown(w, await updateSecrets(w, items, input.mode));
-      }),
+      }, batchOf(input)),
   }),
 
   deleteMany: defineOperation({
@@ -62,6 +67,6 @@ export const batchOperations = {
       withSecretWrite(ctx, actor, scope, async (w) => {
         const items = input.secrets.map((item) => ({ secretPath: item.secretPath ?? input.secretPath, key: item.secretKey, type: item.type }));
         return shown(w, await deleteSecrets(w, items));
-      }),
+      }, batchOf(input)),
   }),
 };

@@ -1,4 +1,5 @@
 import { BadRequestError } from "../../kernel/errors.js";
+import { mapPaced } from "../../kernel/pace.js";
 import { assertTagIds } from "../tags/lookup.js";
 import { decodeSecret, encodeSecret, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
 import { newRowId } from "./row-ids.js";
@@ -34,9 +35,8 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
   const taken: string[] = [];
   const orphans: string[] = [];
   for (const group of groupByKind(w, items, folders)) {
-    const names = group.items.map((i) => i.key);
-    const hashes = names.map((name) => w.cipher.blindIndex(name));
-    const stored = w.cipher.storedIndexes(names);
+    const hashes = await mapPaced(group.items, w.pace, (i) => w.cipher.blindIndex(i.key));
+    const stored = w.cipher.storedIndexes(group.items.map((i) => i.key), hashes);
     if (!namesChecked) {
       const existing = new Set(w.cipher.current(await w.secrets.ofKind(group.folder.id, stored, group)).map((r) => r.keyHash));
       group.items.forEach((item, i) => existing.has(hashes[i]) && taken.push(describeKey(item.secretPath, item.key)));
@@ -55,7 +55,7 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
   if (taken.length) throw new BadRequestError(`Secret${taken.length > 1 ? "s" : ""} already exist${taken.length > 1 ? "" : "s"}: ${taken.join(", ")}`);
   if (orphans.length) throw new BadRequestError(`A personal override needs a shared secret of the same name: ${orphans.join(", ")}`);
 
-  return items.map((item) => {
+  return mapPaced(items, w.pace, (item) => {
     const secret: PlainSecret = {
       id: newRowId(),
       folder: folders.get(item.secretPath)!,
@@ -82,7 +82,7 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
 /** Inserts planned secrets in one statement however many there are; a first version has no earlier state to file. */
 export async function insertSecrets(w: WriteScope, secrets: readonly PlainSecret[]): Promise<void> {
   if (secrets.length === 0) return;
-  const rows = secrets.map((s) => encodeSecret(w.cipher, s, { projectId: w.project.id, envId: w.env.id }));
+  const rows = await mapPaced(secrets, w.pace, (s) => encodeSecret(w.cipher, s, { projectId: w.project.id, envId: w.env.id }));
   await w.secrets.insert(rows);
   for (const s of secrets) w.log.record("secret:create", w.env, s.folder.path, s.key, tagSlugsOf(s.tagIds, w.tags));
 }

@@ -1,4 +1,5 @@
 import { NotFoundError } from "../../kernel/errors.js";
+import { mapPaced } from "../../kernel/pace.js";
 import type { SecretRow } from "../tables.js";
 import { decodeSecret, type PlainSecret, type SecretType } from "./model.js";
 import { tagSlugsOf } from "./view.js";
@@ -25,11 +26,10 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   const missing: string[] = [];
   const sharedHashes = new Map<string, string[]>();
   for (const group of groupByKind(w, items, folders)) {
-    const names = group.items.map((i) => i.key);
-    const hashes = names.map((name) => w.cipher.blindIndex(name));
-    const stored = w.cipher.storedIndexes(names);
+    const hashes = await mapPaced(group.items, w.pace, (i) => w.cipher.blindIndex(i.key));
+    const stored = w.cipher.storedIndexes(group.items.map((i) => i.key), hashes);
     const rows = new Map(w.cipher.current(await w.secrets.ofKind(group.folder.id, stored, group, { forUpdate: true })).map((r) => [r.keyHash, r]));
-    group.items.forEach((item, i) => {
+    await mapPaced(group.items, w.pace, (item, i) => {
       const row = rows.get(hashes[i]);
       if (!row) return missing.push(describeKey(item.secretPath, item.key));
       found.set(item, { row, secret: decodeSecret(w.cipher, row, group.folder) });
@@ -40,7 +40,7 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
 
   const deleted = items.map((item) => found.get(item)!);
   const secrets = deleted.map((d) => d.secret);
-  for (const secret of secrets) requireOnSecret(w.access, "delete", w.env.slug, secret, w.tags);
+  await mapPaced(secrets, w.pace, (secret) => requireOnSecret(w.access, "delete", w.env.slug, secret, w.tags));
 
   await w.secrets.delete(deleted.map((d) => d.row), sharedHashes);
   for (const s of secrets) w.log.record("secret:delete", w.env, s.folder.path, s.key, tagSlugsOf(s.tagIds, w.tags));

@@ -3,6 +3,7 @@ import { actorPrincipal } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { NotFoundError, PermissionDeniedError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
+import { mapPaced, pacer } from "../../kernel/pace.js";
 import type { ProjectCipher } from "../cipher.js";
 import { environmentRepository } from "../environments/repository.js";
 import { folderRepository } from "../folders/repository.js";
@@ -41,7 +42,9 @@ export const readOperations = {
       const overrides = input.includePersonalOverrides ?? input.include_personal_overrides ?? false;
       const secretRows = ctx.repo(secretRepository);
       const rows = overrides ? await secretRows.visible([...folderById.keys()], principalId, undefined, cipher) : await secretRows.withOwn([...folderById.keys()], principalId);
-      let secrets = rows.flatMap((row) => presentRow(view, row, folderById.get(row.folderId)!) ?? []);
+      // Opening thousands of secrets takes a while: paced, so other requests are served meanwhile.
+      const shown = await mapPaced(rows, pacer(ctx.inTransaction), (row) => presentRow(view, row, folderById.get(row.folderId)!));
+      let secrets = shown.filter((s) => s !== undefined);
       if (input.tagSlugs?.length) {
         const wanted = new Set(input.tagSlugs);
         secrets = secrets.filter((s) => s.tags.some((t) => wanted.has(t.slug)));

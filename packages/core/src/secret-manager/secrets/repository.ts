@@ -89,6 +89,15 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
     update: async (row: SecretRow, patch: Partial<SecretRow>): Promise<boolean> =>
       (await t.secrets.update({ id: row.id, version: row.version }, patch)) === 1,
 
+    /**
+     * Many updates in as few statements as the database takes, each conditional on the version
+     * read: false when another write changed any of them since (call it in a transaction, which
+     * the caller then fails, so that none is written).
+     */
+    updateMany: async (changes: readonly { row: SecretRow; patch: Partial<SecretRow> }[]): Promise<boolean> =>
+      changes.length === 0 ||
+      (await t.secrets.updateMany(changes.map(({ row, patch }) => ({ id: row.id, expect: { version: row.version }, patch })))) === changes.length,
+
     /** Files states that updates replaced. */
     fileVersions: (versions: SecretVersionRow[]): Promise<void> => t.secretVersions.insertMany(versions),
 
@@ -103,6 +112,18 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
         await w.secretVersions.insertMany(rows.map(versionOf));
         await w.secrets.delete({ id: { in: rows.map((r) => r.id) } });
         for (const [folderId, hashes] of sharedNames) await w.secrets.delete({ folderId, type: "personal", keyHash: { in: [...hashes] } });
+      }),
+
+    /**
+     * Removes one principal's personal overrides in a project with their history: its membership
+     * is gone, and an override left behind would speak for it again were it ever re-added.
+     */
+    removePersonalOf: (projectId: string, ownerId: string): Promise<void> =>
+      ctx.withTransaction(async (tx) => {
+        const w = tablesOf(tx.storage, secretTables);
+        const owned = { projectId, type: "personal", ownerId };
+        await w.secretVersions.delete(owned);
+        await w.secrets.delete(owned);
       }),
   };
 });

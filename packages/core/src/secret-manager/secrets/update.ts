@@ -1,9 +1,11 @@
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
+import { mapPaced } from "../../kernel/pace.js";
 import { assertTagIds } from "../tags/lookup.js";
 import { insertSecrets, newSecretFrom, planCreates } from "./create.js";
-import type { SecretRow, SecretVersionRow } from "../tables.js";
+import type { SecretRow } from "../tables.js";
 import { decodeSecret, sealContent, versionOf, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
 import { tagSlugsOf } from "./view.js";
+import { requireReadsForNamesInUse } from "./names-in-use.js";
 import { requireCouldDescribe, requireSecretChange } from "./visibility.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
@@ -36,15 +38,16 @@ export interface WrittenSecret {
  *
  * Order of refusals: a name the caller could never describe is 403 before anything is looked up
  * (whether it exists is none of its business); then missing folders and secrets 404; then every
- * named secret is authorized, changed or not, as it is and as it will be (403); then name
- * conflicts (400).
+ * named secret is authorized, changed or not, as it is and as it will be (403), and a rename into a
+ * name a proxied service's credential uses takes reading the value (403, names-in-use.ts); then
+ * name conflicts (400).
  */
 export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[], mode: MissingMode): Promise<(WrittenSecret | undefined)[]> {
-  for (const item of items) {
+  await mapPaced(items, w.pace, (item) => {
     requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
     const newKey = item.changes.newKey;
     if (newKey !== undefined && newKey !== item.key) requireCouldDescribe(w.access, w.env.slug, item.secretPath, newKey);
-  }
+  });
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
   assertDistinct(items);
   assertTagIds(w.tags, items.flatMap((i) => i.changes.tagIds ?? []));
@@ -55,12 +58,13 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   const indexOf = new Map(items.map((item, index) => [item, index]));
   for (const group of groupByKind(w, items, folders)) {
     const newKeys = group.items.flatMap((i) => (i.changes.newKey !== undefined && i.changes.newKey !== i.key ? [i.changes.newKey] : []));
-    const hashOf = new Map([...group.items.map((i) => i.key), ...newKeys].map((k) => [k, w.cipher.blindIndex(k)]));
-    const rows = w.cipher.current(await w.secrets.ofKind(group.folder.id, w.cipher.storedIndexes([...hashOf.keys()]), group, { forUpdate: true }));
+    const names = [...group.items.map((i) => i.key), ...newKeys];
+    const hashOf = new Map(await mapPaced(names, w.pace, (k) => [k, w.cipher.blindIndex(k)] as const));
+    const rows = w.cipher.current(await w.secrets.ofKind(group.folder.id, w.cipher.storedIndexes([...hashOf.keys()], [...hashOf.values()]), group, { forUpdate: true }));
     const byHash = new Map(rows.map((r) => [r.keyHash, r]));
     // A new name may be neither an existing secret's nor another item's final name.
     const finalNames = new Set<string>();
-    for (const item of group.items) {
+    await mapPaced(group.items, w.pace, (item) => {
       const finalKey = item.changes.newKey ?? item.key;
       const renamedOntoExisting = finalKey !== item.key && byHash.has(hashOf.get(finalKey)!);
       if (renamedOntoExisting || finalNames.has(finalKey)) conflicts.push(describeKey(item.secretPath, finalKey));
@@ -68,11 +72,11 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
       const row = byHash.get(hashOf.get(item.key)!);
       if (!row) {
         missing.push({ index: indexOf.get(item)!, item });
-        continue;
+        return;
       }
       const current = decodeSecret(w.cipher, row, group.folder);
       planned.push({ index: indexOf.get(item)!, row, current, next: applyChanges(current, item.changes, w) });
-    }
+    });
   }
   // Groups were read in lock order; everything after goes in the order of the items.
   planned.sort((a, b) => a.index - b.index);
@@ -82,7 +86,10 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     throw new NotFoundError(`Secret${names.length > 1 ? "s" : ""} not found: ${names.join(", ")}`);
   }
   const environment = w.env.slug;
-  for (const { current, next } of planned) requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags);
+  await mapPaced(planned, w.pace, ({ current, next }) =>
+    requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags),
+  );
+  await requireReadsForNamesInUse(w, planned);
   if (conflicts.length) throw new BadRequestError(`A secret with this name already exists: ${conflicts.join(", ")}`);
 
   const changed = planned.filter((p) => !sameSecret(p.current, p.next));
@@ -95,9 +102,12 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     true,
   );
 
-  const versions = [];
-  for (const update of changed) versions.push(await writeUpdate(w, update));
-  if (versions.length) await w.secrets.fileVersions(versions);
+  const writes = await mapPaced(changed, w.pace, (update) => writeOf(w, update));
+  if (!(await w.secrets.updateMany(writes))) {
+    const which = changed.length === 1 ? `Secret '${changed[0].current.key}' was` : "A secret of the batch was";
+    throw new BadRequestError(`${which} changed by another request; retry`);
+  }
+  if (writes.length) await w.secrets.fileVersions(writes.map((write) => versionOf(write.row)));
   await insertSecrets(w, created);
 
   const results: (WrittenSecret | undefined)[] = items.map(() => undefined);
@@ -141,10 +151,11 @@ function sameSecret(a: PlainSecret, b: PlainSecret): boolean {
 }
 
 /**
- * Writes the new state and returns the version row filing the state it replaces. The update is
- * conditional on the version read, so a concurrent write is refused rather than silently lost.
+ * The new state of a changed secret as a row patch (sealed again only when its content changed).
+ * Written conditional on the version read (SecretRepository.updateMany), so a concurrent write
+ * is refused rather than silently lost; the version row filing the state it replaces is made from `row`.
  */
-async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate): Promise<SecretVersionRow> {
+function writeOf(w: WriteScope, { row, current, next }: PlannedUpdate): { row: SecretRow; patch: Partial<SecretRow> } {
   const patch: Partial<SecretRow> = {
     version: next.version,
     actor: next.actor,
@@ -159,7 +170,6 @@ async function writeUpdate(w: WriteScope, { row, current, next }: PlannedUpdate)
   const contentChanged =
     next.key !== current.key || next.value !== current.value || next.comment !== current.comment || !sameMetadata(next.metadata, current.metadata);
   if (contentChanged) Object.assign(patch, sealContent(w.cipher, next));
-  if (!(await w.secrets.update(row, patch))) throw new BadRequestError(`Secret '${current.key}' was changed by another request; retry`);
   w.log.record("secret:update", w.env, next.folder.path, next.key, tagSlugsOf(next.tagIds, w.tags));
-  return versionOf(row);
+  return { row, patch };
 }

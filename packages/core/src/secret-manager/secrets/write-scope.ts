@@ -1,23 +1,24 @@
 import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
+import { pacer, unpaced, type Pace } from "../../kernel/pace.js";
 import { actorProfile } from "../actor-profile.js";
 import { folderRepository } from "../folders/repository.js";
 import type { SecretScope } from "../scope.js";
 import type { SecretActor, TagRow } from "../tables.js";
 import { tagRepository } from "../tags/repository.js";
-import { writeSecrets, type SecretChangeLog } from "./change-log.js";
+import { writeSecrets } from "./change-log.js";
+import { Rehearsal, type ChangeRecorder, type FolderLookup } from "./rehearsal.js";
 import type { FolderRef, SecretType } from "./model.js";
 import { secretRepository, type SecretRepository } from "./repository.js";
 import type { ReadView } from "./visibility.js";
 
-/** Everything a secret write needs, inside its transaction. */
+/** Everything a secret write needs, inside its transaction (or rehearsing outside it: see rehearsal.ts). */
 export interface WriteScope extends SecretScope {
-  /** The transaction's context. */
-  readonly tx: Context;
   /** The secrets, read and written in the transaction. */
   readonly secrets: SecretRepository;
-  readonly log: SecretChangeLog;
+  readonly folders: FolderLookup;
+  readonly log: ChangeRecorder;
   readonly author: SecretActor;
   /** The caller's user or identity id: the owner of the personal overrides it writes. */
   readonly principalId: string;
@@ -25,24 +26,71 @@ export interface WriteScope extends SecretScope {
   readonly tags: ReadonlyMap<string, TagRow>;
   /** How the written secrets are shown back to the caller. */
   readonly view: ReadView;
+  /** Called once per item of a long loop: yields to other requests when rehearsing, never in a transaction. */
+  readonly pace: Pace;
+  /** Reads of other areas (hooks): the transaction, or the plain context when rehearsing. */
+  readonly context: Context;
 }
 
+export interface WriteOptions {
+  /**
+   * Prepare the write outside the transaction first (rehearsal.ts), paced so other requests run
+   * meanwhile, and keep the transaction to re-reading and writing. For batches: for a single
+   * secret the second round of reads costs more than the little it keeps out of the transaction.
+   */
+  rehearse?: boolean;
+}
+
+/** Batches of at least this many items are rehearsed (WriteOptions.rehearse). */
+export const REHEARSAL_MIN_ITEMS = 32;
+
 /** Runs `write` in one transaction of the scope's environment; events go out after the commit. */
-export async function withSecretWrite<T>(ctx: Context, actor: Actor, scope: SecretScope, write: (w: WriteScope) => Promise<T>): Promise<T> {
+export async function withSecretWrite<T>(
+  ctx: Context,
+  actor: Actor,
+  scope: SecretScope,
+  write: (w: WriteScope) => Promise<T>,
+  options: WriteOptions = {},
+): Promise<T> {
   const profile = await actorProfile(ctx, actor);
+  const now = ctx.clock.now().toISOString();
+  const scopeOf = (parts: Pick<WriteScope, "secrets" | "folders" | "log" | "tags" | "pace" | "context">): WriteScope => ({
+    ...scope,
+    ...parts,
+    author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
+    principalId: profile.id,
+    now,
+    view: { access: scope.access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
+  });
+  const inTransaction = (tx: Context, log: ChangeRecorder, tags: ReadonlyMap<string, TagRow>) =>
+    write(scopeOf({ secrets: tx.repo(secretRepository), folders: tx.repo(folderRepository), log, tags, pace: unpaced, context: tx }));
+
+  if (!options.rehearse || ctx.inTransaction) {
+    return writeSecrets(ctx, scope.project, async (tx, log) => inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id)));
+  }
+  const rehearsal = new Rehearsal(scope.project.id, await ctx.repo(tagRepository).ofProject(scope.project.id));
+  let outcome: { value: T } | { failure: unknown };
+  try {
+    const value = await write(
+      scopeOf({
+        secrets: rehearsal.secrets(ctx.repo(secretRepository)),
+        folders: rehearsal.folders(ctx.repo(folderRepository)),
+        log: rehearsal.log,
+        tags: rehearsal.tags,
+        pace: pacer(false),
+        context: ctx,
+      }),
+    );
+    outcome = { value };
+  } catch (failure) {
+    outcome = { failure };
+  }
   return writeSecrets(ctx, scope.project, async (tx, log) => {
-    const tags = await tx.repo(tagRepository).ofProject(scope.project.id);
-    return write({
-      ...scope,
-      tx,
-      secrets: tx.repo(secretRepository),
-      log,
-      author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
-      principalId: profile.id,
-      now: ctx.clock.now().toISOString(),
-      tags,
-      view: { access: scope.access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags, viewValue: true },
-    });
+    if (!(await rehearsal.holds(tx))) return inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id));
+    // The same reads would lead the writer to the same refusal.
+    if ("failure" in outcome) throw outcome.failure;
+    await rehearsal.perform(tx, log);
+    return outcome.value;
   });
 }
 
@@ -53,7 +101,7 @@ export async function resolveFolders(w: WriteScope, paths: Iterable<string>): Pr
   const folders = new Map<string, FolderRef>();
   const missing: string[] = [];
   for (const path of new Set(paths)) {
-    const folder = await w.tx.repo(folderRepository).find(w.env.id, path);
+    const folder = await w.folders.find(w.env.id, path);
     if (folder) folders.set(path, folder);
     else missing.push(path);
   }

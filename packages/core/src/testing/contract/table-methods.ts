@@ -71,6 +71,36 @@ export function tableMethodTests(storage: StorageUnderTest): void {
     expect(await users.get(user(1).id)).toEqual(user(1, { firstName: "Same" }));
   });
 
+  it("updateMany sets each row's columns by id, only where its expected values still hold, and counts the rows changed", async () => {
+    const { universalAuths } = storage().tables;
+    const rows = [1, 2, 3, 4].map((seed) => ({ ...sampleRow(universalAuthsTable, seed), clientId: `client-${seed}`, failedLogins: 0 }));
+    await universalAuths.insertMany(rows);
+    const changed = await universalAuths.updateMany([
+      { id: rows[0].id, expect: { failedLogins: 0 }, patch: { failedLogins: 1, clientSecretTrustedIps: [{ ipAddress: "10.0.0.9" }] } },
+      // Its expected value no longer holds: left as it is.
+      { id: rows[1].id, expect: { failedLogins: 5 }, patch: { failedLogins: 6 } },
+      // Another shape: no condition, another column.
+      { id: rows[2].id, patch: { clientId: "renamed", accessTokenTTL: 60 } },
+      { id: "no-such-id", patch: { clientId: "nobody" } },
+    ]);
+    expect(changed).toBe(2);
+    expect(await universalAuths.get(rows[0].id)).toEqual({ ...rows[0], failedLogins: 1, clientSecretTrustedIps: [{ ipAddress: "10.0.0.9" }] });
+    expect(await universalAuths.get(rows[1].id)).toEqual(rows[1]);
+    expect(await universalAuths.get(rows[2].id)).toEqual({ ...rows[2], clientId: "renamed", accessTokenTTL: 60 });
+    expect(await universalAuths.get(rows[3].id)).toEqual(rows[3]);
+    expect(await universalAuths.updateMany([])).toBe(0);
+  });
+
+  it("updateMany changes more rows than one statement can carry", async () => {
+    const { universalAuths } = storage().tables;
+    const rows = Array.from({ length: 12_000 }, (_, i) => ({ ...sampleRow(universalAuthsTable, i + 1), clientId: `client-${i}`, failedLogins: i }));
+    await universalAuths.insertMany(rows);
+    const changed = await universalAuths.updateMany(rows.map((row) => ({ id: row.id, expect: { failedLogins: row.failedLogins }, patch: { failedLogins: row.failedLogins + 1 } })));
+    expect(changed).toBe(rows.length);
+    expect(await universalAuths.count({ failedLogins: 0 })).toBe(0);
+    expect((await universalAuths.get(rows[11_999].id))!.failedLogins).toBe(12_000);
+  });
+
   it("delete removes matching rows and returns how many", async () => {
     const { users } = storage().tables;
     await users.insertMany([user(1, { lastName: "A" }), user(2, { lastName: "B" }), user(3, { lastName: "A" })]);
