@@ -58,8 +58,9 @@ describe("strongroom rotate-root-key (SQLite, key in <data-dir>/root.key)", { ti
 
   it("rewraps the data keys and installs the new key, keeping the old one aside (0600)", () => {
     expect(rotation.code, rotation.stderr).toBe(0);
-    // One organization key and two per project (secrets, certificates), two projects.
-    expect(rotation.stdout).toContain("rewrapped 5 in kms_keys under the new root key in one transaction");
+    // One organization key, two per project (secrets, certificates) for two projects, the audit
+    // log's data key; and the audit log's signing key, sealed directly under the root key.
+    expect(rotation.stdout).toContain("rewrapped 6 in kms_keys, 1 in audit_signing_keys under the new root key in one transaction");
     const newKey = readFileSync(join(dataDir, "root.key"), "utf8").trim();
     expect(newKey).not.toBe(oldKey);
     expect(rotation.stdout).toContain(`root key rotated: ${rootKeyFingerprint(parseRootKey(oldKey))} -> ${rootKeyFingerprint(parseRootKey(newKey))}`);
@@ -133,7 +134,7 @@ describe("strongroom rotate-root-key (PostgreSQL, key in STRONGROOM_ROOT_KEY)", 
 
       const rotation = await runCli(["rotate-root-key", "--data-dir", server.dataDir], { env });
       expect(rotation.code, rotation.stderr).toBe(0);
-      expect(rotation.stdout).toContain("rewrapped 5 in kms_keys");
+      expect(rotation.stdout).toContain("rewrapped 6 in kms_keys, 1 in audit_signing_keys");
       expect(rotation.stdout).toContain("STRONGROOM_ROOT_KEY still holds the old key");
       expect(rotation.stdout).not.toContain(newKey);
       expect(readdirSync(server.dataDir)).not.toContain("root.key.new");

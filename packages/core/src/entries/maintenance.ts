@@ -15,7 +15,7 @@ export { RootKeyNotRecognizedError, type RootRotationOutcome, type RootSealedCol
  */
 export const ROOT_SEALED_COLUMNS: readonly RootSealedColumn[] = [
   wrappedDataKeys,
-  // The audit log's checkpoint signing key (DESIGN.md §11), where the audit area is assembled.
+  // The audit log's checkpoint signing key (DESIGN.md §11); optional, for stores assembled without the audit area.
   { table: "auditSigningKeys", column: "sealedPrivateKey", aad: (row) => String(row.id), optional: true },
 ];
 

@@ -57,8 +57,9 @@ export interface SweepCount {
 /**
  * One pass of a data-key rotation over a project's secrets and their versions, `batchSize` rows
  * at a time: each batch is prepared (decrypt, encrypt, HMAC) outside any transaction and written
- * in one short transaction of conditional updates, so readers and writers are never held long
- * and a row another request changed meanwhile is left for the next pass, not overwritten.
+ * as one `updateMany` of conditional updates (a statement or a few), so readers and writers are
+ * never held long and a row another request changed meanwhile is left for the next pass, not
+ * overwritten.
  */
 export async function sweepSecrets(ctx: Context, projectId: string, from: SecretKey, to: SecretKey, batchSize: number): Promise<SweepCount> {
   const t = tablesOf(ctx.storage, secretTables);
@@ -72,20 +73,17 @@ export async function sweepSecrets(ctx: Context, projectId: string, from: Secret
       return patch ? [{ row, patch }] : [];
     });
     if (changes.length === 0) continue;
-    await ctx.withTransaction(async (tx) => {
-      const w = tablesOf(tx.storage, secretTables);
-      for (const { row, patch } of changes) {
-        try {
-          const n = await w.secrets.update({ id: row.id, version: row.version, sealed: row.sealed }, patch);
-          count[n === 1 ? "moved" : "raced"]++;
-        } catch (thrown) {
-          if (!(thrown instanceof UniqueViolationError)) throw thrown;
-          throw new Error(
-            `two secrets of one name in folder ${row.folderId} (written on nodes that had not yet noticed the rotation); delete one and run the rotation again`,
-          );
-        }
-      }
-    });
+    try {
+      const n = await t.secrets.updateMany(changes.map(({ row, patch }) => ({ id: row.id, expect: { version: row.version, sealed: row.sealed }, patch })));
+      count.moved += n;
+      count.raced += changes.length - n;
+    } catch (thrown) {
+      if (!(thrown instanceof UniqueViolationError)) throw thrown;
+      const folders = [...new Set(changes.map((c) => c.row.folderId))].join(", ");
+      throw new Error(
+        `two secrets of one name in one of the folders ${folders} (written on nodes that had not yet noticed the rotation); delete one and run the rotation again`,
+      );
+    }
   }
   for (let cursor = ""; ; ) {
     const rows = await t.secretVersions.find({ projectId, id: { gt: cursor } }, { orderBy: [["id", "asc"]], limit: batchSize });
@@ -96,10 +94,9 @@ export async function sweepSecrets(ctx: Context, projectId: string, from: Secret
       return patch ? [{ row, patch }] : [];
     });
     if (changes.length === 0) continue;
-    await ctx.withTransaction(async (tx) => {
-      const w = tablesOf(tx.storage, secretTables);
-      for (const { row, patch } of changes) count[(await w.secretVersions.update({ id: row.id, sealed: row.sealed }, patch)) === 1 ? "moved" : "raced"]++;
-    });
+    const n = await t.secretVersions.updateMany(changes.map(({ row, patch }) => ({ id: row.id, expect: { sealed: row.sealed }, patch })));
+    count.moved += n;
+    count.raced += changes.length - n;
   }
   return count;
 }

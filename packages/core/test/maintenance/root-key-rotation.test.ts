@@ -23,7 +23,9 @@ forEachStore("root key rotation", (store) => {
 
       const next = generateRootKey();
       const outcome = await rotateRootKey(w.storage, parseRootKey(w.rootKey), parseRootKey(next));
-      expect(outcome).toEqual({ status: "rotated", rewrapped: { kms_keys: dataKeys } });
+      // The data keys, and the audit log's signing key (sealed directly under the root key) where it exists.
+      const signingKeys = await w.storage.tables.auditSigningKeys.count();
+      expect(outcome).toEqual({ status: "rotated", rewrapped: { kms_keys: dataKeys, audit_signing_keys: signingKeys } });
 
       const after = await restart(w, next);
       const admin = await after.authenticate(w.adminToken);
