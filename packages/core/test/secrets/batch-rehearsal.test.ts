@@ -117,4 +117,34 @@ forEachStore("a big batch prepared outside its transaction", (store) => {
     const refused = await rejection(w.sr.secrets.createMany(w.admin, { ...at(w, "dev", "/app"), secrets: names.map((secretKey) => ({ secretKey, secretValue: "x" })) }));
     expect(refused.code).toBe("NotFound");
   });
+
+  describe("permission checks decided once per folder where only the folder can matter", () => {
+    it("still checks each secret when a rule looks at names", async () => {
+      const appOnly = await w.userWith([
+        await w.role("app-writer", [{ subject: "secrets", action: ["read", "create", "edit", "delete"], conditions: { secretName: { $glob: "KEY_*" } } }]),
+      ]);
+      const keys = [...names.slice(0, SIZE - 1), "OTHER"];
+      const refused = await rejection(w.sr.secrets.updateMany(appOnly, { ...at(w), mode: "upsert", secrets: keys.map((secretKey) => ({ secretKey, secretValue: "v2" })) }));
+      expect(refused.code).toBe("PermissionDenied");
+      expect(refused.message).toContain("OTHER");
+      expect([...(await listed()).values()].every((s) => s.secretValue === "v1")).toBe(true);
+      // Every name the rule allows: written.
+      await w.sr.secrets.updateMany(appOnly, { ...at(w), mode: "upsert", secrets: names.map((secretKey) => ({ secretKey, secretValue: "v2" })) });
+      expect([...(await listed()).values()].every((s) => s.secretValue === "v2")).toBe(true);
+    });
+
+    it("decides by folder when rules look only at places", async () => {
+      await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "app" });
+      const appFolder = await w.userWith([
+        await w.role("folder-writer", [{ subject: "secrets", action: ["read", "create", "edit", "delete"], conditions: { secretPath: { $glob: "/app" } } }]),
+      ]);
+      const secrets = names.map((secretKey) => ({ secretKey, secretValue: "v2", secretPath: "/app" }));
+      await w.sr.secrets.updateMany(appFolder, { ...at(w), mode: "upsert", secrets });
+      const refused = await rejection(w.sr.secrets.updateMany(appFolder, { ...at(w), mode: "upsert", secrets: [...secrets, { secretKey: "ROOTED", secretValue: "x", secretPath: "/" }] }));
+      expect(refused.code).toBe("PermissionDenied");
+      expect((await listed()).has("ROOTED")).toBe(false);
+      const { secrets: inApp } = await w.sr.secrets.list(w.admin, at(w, "dev", "/app"));
+      expect(inApp).toHaveLength(SIZE);
+    });
+  });
 });

@@ -8,6 +8,7 @@ import type { SecretScope } from "../scope.js";
 import type { SecretActor, TagRow } from "../tables.js";
 import { tagRepository } from "../tags/repository.js";
 import { writeSecrets } from "./change-log.js";
+import { placeAccess } from "./place-access.js";
 import { Rehearsal, type ChangeRecorder, type FolderLookup } from "./rehearsal.js";
 import type { FolderRef, SecretType } from "./model.js";
 import { secretRepository, type SecretRepository } from "./repository.js";
@@ -52,13 +53,16 @@ export async function withSecretWrite<T>(
 ): Promise<T> {
   const profile = await actorProfile(ctx, actor);
   const now = ctx.clock.now().toISOString();
+  // A batch decides what depends only on the folder once per folder.
+  const access = options.rehearse ? placeAccess(scope.access) : scope.access;
   const scopeOf = (parts: Pick<WriteScope, "secrets" | "folders" | "log" | "tags" | "pace">): WriteScope => ({
     ...scope,
     ...parts,
+    access,
     author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
     principalId: profile.id,
     now,
-    view: { access: scope.access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
+    view: { access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
   });
   const inTransaction = (tx: Context, log: ChangeRecorder, tags: ReadonlyMap<string, TagRow>) =>
     write(scopeOf({ secrets: tx.repo(secretRepository), folders: tx.repo(folderRepository), log, tags, pace: unpaced }));
