@@ -1,11 +1,11 @@
-import type { Context } from "../../kernel/context.js";
-import { BadRequestError } from "../../kernel/errors.js";
-import { folderRepository } from "../folders/repository.js";
-import type { TagRow } from "../tables.js";
-import { tagRepository } from "../tags/repository.js";
-import type { SecretChangeLog } from "./change-log.js";
-import type { FolderRef } from "./model.js";
-import { secretRepository, type SecretRepository } from "./repository.js";
+import type { Context } from "../../../kernel/context.js";
+import { BadRequestError } from "../../../kernel/errors.js";
+import { folderRepository } from "../../folders/repository.js";
+import type { TagRow } from "../../tables.js";
+import { tagRepository } from "../../tags/repository.js";
+import type { SecretChangeLog } from "../change-log.js";
+import type { FolderRef } from "../model.js";
+import { secretRepository, type SecretRepository } from "../repository.js";
 
 /** The folder lookups a secret write makes. */
 export interface FolderLookup {

@@ -1,5 +1,5 @@
-import type { ProjectAccess } from "../../access/project-access.js";
-import { actionsOf, independentOf } from "../../permissions/hypothetical.js";
+import type { ProjectAccess } from "../../../access/project-access.js";
+import { actionsOf, independentOf } from "../../../permissions/hypothetical.js";
 import { same } from "./rehearsal.js";
 
 /** The fields of a secret's permission object beyond its place (environment and path). */
