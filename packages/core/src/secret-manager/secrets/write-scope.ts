@@ -70,6 +70,8 @@ export async function withSecretWrite<T>(
   if (!options.rehearse || ctx.inTransaction) {
     return writeSecrets(ctx, scope.project, async (tx, log) => inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id)));
   }
+  // Taken before the first read: where the store tells, an unchanged stamp at the write spares reading everything again.
+  const stamp = ctx.storage.writeStamp?.();
   const rehearsal = new Rehearsal(scope.project.id, await ctx.repo(tagRepository).ofProject(scope.project.id));
   let outcome: { value: T } | { failure: unknown };
   try {
@@ -87,7 +89,8 @@ export async function withSecretWrite<T>(
     outcome = { failure };
   }
   return writeSecrets(ctx, scope.project, async (tx, log) => {
-    if (!(await rehearsal.holds(tx))) return inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id));
+    const untouched = stamp !== undefined && tx.storage.writeStamp?.() === stamp;
+    if (!untouched && !(await rehearsal.holds(tx))) return inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id));
     // The same reads would lead the writer to the same refusal.
     if ("failure" in outcome) throw outcome.failure;
     await rehearsal.perform(tx, log);
