@@ -68,8 +68,14 @@ forEachStore("a big batch prepared outside its transaction", (store) => {
   const batch = (mode: "upsert" | "failOnNotFound", keys: readonly string[], value: string) =>
     w.sr.secrets.updateMany(w.admin, { ...at(w), mode, secrets: keys.map((secretKey) => ({ secretKey, secretValue: value })) });
 
-  it("writes the batch when nothing changed meanwhile", async () => {
+  it("writes the batch when nothing changed meanwhile, and announces it once written", async () => {
+    w.events.length = 0;
     const { secrets } = await batch("upsert", [...names, "NEW_ONE"], "v2");
+    const mine = w.events.filter((e) => e.projectId === w.projectId);
+    expect(mine.map((e) => [e.eventType, (e.payload as unknown[]).length])).toEqual([
+      ["secret:update", SIZE],
+      ["secret:create", 1],
+    ]);
     expect(secrets).toHaveLength(SIZE + 1);
     const now = await listed();
     expect([...now.values()].every((s) => s.secretValue === "v2")).toBe(true);
@@ -107,8 +113,10 @@ forEachStore("a big batch prepared outside its transaction", (store) => {
   });
 
   it("refuses as it would have refused inside the transaction, writing nothing", async () => {
+    w.events.length = 0;
     expect((await rejection(batch("failOnNotFound", [...names, "MISSING"], "v2"))).code).toBe("NotFound");
     expect([...(await listed()).values()].every((s) => s.secretValue === "v1" && s.version === 1)).toBe(true);
+    expect(w.events.filter((e) => e.projectId === w.projectId)).toEqual([]);
   });
 
   it("refuses a folder that went away meanwhile", async () => {
