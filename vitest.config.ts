@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@strongroom\/core\/testing$/, replacement: src("./packages/core/src/testing/index.ts") },
-      { find: /^@strongroom\/core\/(storage|x509|agent|maintenance)$/, replacement: src("./packages/core/src/entries/$1.ts") },
+      { find: /^@strongroom\/core\/(storage|x509|agent|maintenance|audit)$/, replacement: src("./packages/core/src/entries/$1.ts") },
       { find: /^@strongroom\/core$/, replacement: src("./packages/core/src/index.ts") },
       { find: /^@strongroom\/storage-kysely$/, replacement: src("./packages/storage-kysely/src/index.ts") },
       { find: /^@strongroom\/storage-(sqlite|postgres)\/testing$/, replacement: src("./packages/storage-$1/src/testing.ts") },

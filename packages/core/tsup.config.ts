@@ -7,6 +7,7 @@ export default defineConfig({
     x509: "src/entries/x509.ts",
     agent: "src/entries/agent.ts",
     maintenance: "src/entries/maintenance.ts",
+    audit: "src/entries/audit.ts",
     "testing/index": "src/testing/index.ts",
     "testing/crash-child": "src/testing/crash-child.ts",
     "testing/lease-child": "src/testing/lease-child.ts",

@@ -12,6 +12,8 @@ export const EXIT = {
   unauthenticated: 3,
   /** What was asked for does not exist (404). */
   notFound: 4,
+  /** `audit verify`: an entry does not fit its chain (edited, removed, inserted, reordered, or a tail cut off). */
+  tampered: 5,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

@@ -1,8 +1,11 @@
 import { Command } from "commander";
+import { auditCommand } from "./commands/audit.js";
 import { backupCommand } from "./commands/backup.js";
 import { exportCommand } from "./commands/export.js";
 import { loginCommand, logoutCommand } from "./commands/login.js";
 import { restoreCommand } from "./commands/restore.js";
+import { rotateDataKeysCommand } from "./commands/rotate-data-keys.js";
+import { rotateRootKeyCommand } from "./commands/rotate-root-key.js";
 import { runCommand } from "./commands/run.js";
 import { secretsCommand } from "./commands/secrets.js";
 import { serveCommand } from "./commands/serve.js";
@@ -14,7 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .addHelpText(
       "after",
-      "\nExit codes: 0 ok, 1 failed, 2 usage error, 3 not logged in (or session expired), 4 not found;\n`run` exits with its command's code.",
+      "\nExit codes: 0 ok, 1 failed, 2 usage error, 3 not logged in (or session expired), 4 not found,\n5 the audit log does not verify; `run` exits with its command's code.",
     );
   program.enablePositionalOptions();
   program.addCommand(serveCommand(), { isDefault: true });
@@ -25,6 +28,9 @@ export function buildProgram(): Command {
   program.addCommand(runCommand());
   program.addCommand(backupCommand());
   program.addCommand(restoreCommand());
+  program.addCommand(rotateRootKeyCommand());
+  program.addCommand(rotateDataKeysCommand());
+  program.addCommand(auditCommand());
   return program;
 }
 

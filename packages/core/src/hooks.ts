@@ -5,10 +5,11 @@ import { certManagerRemoval } from "./cert-manager/project-removal.js";
 import { dynamicSecretRepository } from "./dynamic-secrets/secrets/repository.js";
 import type { HookRegistry } from "./kernel/context.js";
 import { cmekRepository } from "./kms/keys/repository.js";
-import { environmentPurged, folderResidents, foldersRemoved, foldersRemoving } from "./secret-manager/hooks.js";
+import { environmentPurged, folderResidents, foldersRemoved, foldersRemoving, secretNameUsers } from "./secret-manager/hooks.js";
 import { secretManagerRemoval } from "./secret-manager/project-removal.js";
 import { countRefusedProjectRemovals } from "./secret-manager/removal-check.js";
-import { projectRemoved, projectRemoving } from "./tenancy/hooks.js";
+import { secretRepository } from "./secret-manager/secrets/repository.js";
+import { membershipsRemoved, projectRemoved, projectRemoving } from "./tenancy/hooks.js";
 
 /**
  * Where one area acts on another's changes, registered once per instance: each line names the
@@ -30,6 +31,17 @@ export function registerHooks(hooks: HookRegistry): HookRegistry {
           residents.push({ subject: "proxied-services", folderId: service.folderId, name: service.name });
         }
       })
+      // Credentials name the secret they hand out: renaming a secret into such a name must be allowed as reading it.
+      .on(secretNameUsers, async (ctx, { folderIds, users }) => {
+        const services = ctx.repo(serviceRepository);
+        const inFolders = await services.inFolders(folderIds);
+        const credentials = await services.credentialsOf(inFolders.map((s) => s.id));
+        for (const service of inFolders) {
+          for (const credential of credentials.get(service.id) ?? []) {
+            if (credential.secretKey !== null) users.push({ folderId: service.folderId, secretKey: credential.secretKey, what: "a proxied service" });
+          }
+        }
+      })
       // Dynamic secrets live in folders too; their leases must still be revoked at the provider,
       // which cannot happen inside this transaction: they are retired and the expiry job revokes.
       .on(foldersRemoved, (ctx, { folderIds, at }) => ctx.repo(dynamicSecretRepository).retireInFolders(folderIds, at))
@@ -40,6 +52,13 @@ export function registerHooks(hooks: HookRegistry): HookRegistry {
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(secretManagerRemoval).removeProject(projectId))
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(certManagerRemoval).removeProject(projectId))
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(cmekRepository).removeProject(projectId))
+      // A removed membership takes what it owned: personal overrides, bundle grants and their sessions.
+      .on(membershipsRemoved, async (ctx, { memberships, at }) => {
+        for (const { projectId, principal } of memberships) {
+          await ctx.repo(secretRepository).removePersonalOf(projectId, principal.id);
+          await ctx.repo(bundleRepository).removeGrantee(projectId, { type: principal.kind, id: principal.id }, at);
+        }
+      })
       // The project's data key goes with it, and with it any way to revoke a lease later: refused while leases live.
       .on(projectRemoved, (ctx, { projectId }) => ctx.repo(dynamicSecretRepository).removeProject(projectId))
   );

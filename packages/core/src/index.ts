@@ -42,4 +42,8 @@ export type {
 export type { Delivery, EventDelivery, ProjectEventSubscription, SubscribedEvent } from "./events/index.js";
 export type * from "./types.js";
 export { queryParams } from "./kernel/schemas.js";
+export type { AuditSink, AuditSinkLag } from "./audit/sink.js";
+export type { AuditControl } from "./audit/api.js";
+export type { AuditEntry, AuditHead, AuditCheckpoint, AuditQuery, AuditVerifyResult, AuditOutcome, AuditActorType } from "./audit/schemas.js";
+export type { AuditQueueOptions } from "./audit/log.js";
 export type { DynamicSecretProvider, ProviderCall, ProviderLease, ProviderTarget } from "./dynamic-secrets/ports.js";

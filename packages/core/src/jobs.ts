@@ -1,4 +1,6 @@
 import { purgeLapsedAgentRecords } from "./agent-vault/housekeeping.js";
+import { auditCheckpointJob } from "./audit/checkpoint-job.js";
+import { auditRetentionJob } from "./audit/retention.js";
 import { alertEvaluationJob, discoveryAutoScanJob } from "./cert-manager/operations.js";
 import { leaseExpiryJob } from "./dynamic-secrets/leases/expiry-job.js";
 import { housekeepingJob } from "./jobs/housekeeping.js";
@@ -15,4 +17,6 @@ export const scheduledJobs: readonly ScheduledJob[] = [
   alertEvaluationJob,
   keyRotationJob,
   leaseExpiryJob,
+  auditCheckpointJob,
+  auditRetentionJob,
 ];

@@ -1,4 +1,5 @@
 import { adminOperations } from "./tenancy/admin/operations.js";
+import { auditOperations } from "./audit/operations.js";
 import { accessBundleOperations, agentProxyOperations, agentSessionOperations, proxiedServiceOperations } from "./agent-vault/operations.js";
 import { authOperations } from "./tenancy/auth/operations.js";
 import {
@@ -65,6 +66,7 @@ export const operations = {
   alerts: alertOperations,
   kms: kmsOperations,
   dynamicSecrets: dynamicSecretOperations,
+  audit: auditOperations,
 };
 
 export type Operations = typeof operations;

@@ -1,5 +1,6 @@
 import { accessTables } from "./access/tables.js";
 import { agentVaultTables } from "./agent-vault/tables.js";
+import { auditTables } from "./audit/tables.js";
 import { certificateTables } from "./cert-manager/tables.js";
 import { keyTables } from "./crypto/tables.js";
 import { dynamicSecretTables } from "./dynamic-secrets/tables.js";
@@ -34,6 +35,7 @@ export const strongroomSchema = {
   identityPrivileges: accessTables.identityPrivileges,
   kmsKeys: keyTables.kmsKeys,
   instanceMeta: keyTables.instanceMeta,
+  dataKeyRotations: keyTables.dataKeyRotations,
   jobLeases: jobTables.jobLeases,
   jobRuns: jobTables.jobRuns,
   ...secretTables,
@@ -41,6 +43,7 @@ export const strongroomSchema = {
   ...certificateTables,
   ...kmsTables,
   ...dynamicSecretTables,
+  ...auditTables,
 };
 
 export type StrongroomSchema = typeof strongroomSchema;
@@ -56,6 +59,7 @@ export const tablesByArea = {
   certManager: certificateTables,
   kms: kmsTables,
   dynamicSecrets: dynamicSecretTables,
+  audit: auditTables,
 };
 export type TableName = keyof StrongroomSchema;
 /** A row of one of Strongroom's tables. */

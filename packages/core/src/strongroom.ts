@@ -1,4 +1,8 @@
 import { ACCESS_DECIDING_TABLES } from "./access/tables.js";
+import type { AuditControl } from "./audit/api.js";
+import { auditControl } from "./audit/control.js";
+import { auditLogService, type AuditQueueOptions } from "./audit/log.js";
+import { auditObserver, draftOf } from "./audit/observer.js";
 import { settleBackgroundScans } from "./cert-manager/discovery/scan.js";
 import { useCertManagerPorts } from "./cert-manager/io.js";
 import type { CertManagerPorts } from "./cert-manager/ports.js";
@@ -44,6 +48,12 @@ export interface StrongroomOptions {
    * is then refused with a 400 naming the missing provider.
    */
   dynamicSecretProviders?: readonly DynamicSecretProvider[];
+  /**
+   * The audit log (on by default): `false` records nothing (benchmarks compare both). `queue`
+   * bounds the read-entry queue: flushed every `flushIntervalMs` (100) or at `batchSize` (1,000)
+   * entries; past `capacity` (10,000) waiting entries new calls are refused with 503.
+   */
+  audit?: false | { queue?: Partial<AuditQueueOptions> };
 }
 
 type AreaApi<A> = { [O in keyof A]: OperationFn<A[O]> };
@@ -51,7 +61,9 @@ type AreaApi<A> = { [O in keyof A]: OperationFn<A[O]> };
 /** Any operation of the registry: what `call` and the adapters accept. */
 export type AnyOperation = OperationDef<any, any, any>;
 
-export type Strongroom = { [A in keyof Operations]: AreaApi<Operations[A]> } & {
+export type Strongroom = { [A in Exclude<keyof Operations, "audit">]: AreaApi<Operations[A]> } & {
+  /** The audit log: `query` and `head` (as served over HTTP) and what only an embedder holds (`verify`, `addSink`, …). */
+  readonly audit: AreaApi<Operations["audit"]> & AuditControl;
   /** Every operation definition by area and name, for adapters (routes, OpenAPI). */
   readonly operations: Operations;
   /** Calls an operation by its definition: validates the input against its schema, checks the audience, runs it. */
@@ -86,6 +98,9 @@ export type Strongroom = { [A in keyof Operations]: AreaApi<Operations[A]> } & {
  * const { secret } = await strongroom.secrets.get(actor, { projectId, environment: "prod", secretName: "DB_URL" });
  * ```
  */
+/** How long access-change notices to other nodes are coalesced: well inside the 2 s access bound. */
+const ACCESS_NOTICE_DELAY_MS = 50;
+
 export async function createStrongroom(options: StrongroomOptions): Promise<Strongroom> {
   const clock = options.clock ?? systemClock;
   const keys = new KeyRing(parseRootKey(options.rootKey));
@@ -104,16 +119,34 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
     log,
     hooks: registerHooks(new HookRegistry()),
   });
-  dropAccessCaches = () => ctx.caches.access.changed();
+  // Other nodes are told too (through a relay that offers it), after the change has committed:
+  // notices are coalesced over a short delay, and a transaction's last one follows its commit.
+  let announcing: ReturnType<typeof setTimeout> | undefined;
+  const announce = ctx.bus.announceAccessChange?.bind(ctx.bus);
+  dropAccessCaches = () => {
+    ctx.caches.access.changed();
+    if (announce && !announcing) {
+      announcing = setTimeout(() => {
+        announcing = undefined;
+        announce();
+      }, ACCESS_NOTICE_DELAY_MS);
+      announcing.unref?.();
+    }
+  };
+  const stopHearingAccessChanges = ctx.bus.onAccessChange?.(() => ctx.caches.access.changed());
   if (options.certManager) useCertManagerPorts(ctx, options.certManager);
   if (options.dynamicSecretProviders) useDynamicSecretProviders(ctx, options.dynamicSecretProviders);
+
+  const auditLog = ctx.service(auditLogService);
+  await auditLog.start(options.audit ? options.audit.queue : {}, options.audit !== false);
+  const observer = options.audit === false ? undefined : auditObserver(auditLog, clock);
 
   const bound = new Map<AnyOperation, (actor: Actor, input: unknown) => Promise<unknown>>();
   const api: Record<string, Record<string, unknown>> = {};
   for (const [areaName, area] of Object.entries(operations)) {
     api[areaName] = {};
     for (const [opName, def] of Object.entries(area as Record<string, AnyOperation>)) {
-      const fn = bindOperation(ctx, def) as (actor: Actor, input: unknown) => Promise<unknown>;
+      const fn = bindOperation(ctx, def, { key: `${areaName}.${opName}`, observer }) as (actor: Actor, input: unknown) => Promise<unknown>;
       bound.set(def, fn);
       api[areaName][opName] = fn;
     }
@@ -123,9 +156,11 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
     log({ level: "error", msg: "scheduled job failed", job, error: error instanceof Error ? error.message : String(error) }),
   );
 
+  Object.assign(api.audit, auditControl(ctx, auditLog));
+
   let closed = false;
   return {
-    ...(api as { [A in keyof Operations]: AreaApi<Operations[A]> }),
+    ...(api as unknown as Omit<Strongroom, "operations" | "context" | "scheduler" | "call" | "authenticate" | "close">),
     operations,
     context: ctx,
     scheduler,
@@ -134,15 +169,30 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
       if (!fn) return Promise.reject(new Error(`operation ${operation.name} is not one of this instance's`));
       return fn(actor, input) as never;
     },
-    authenticate: (token, request) => authenticate(ctx, token, request),
+    async authenticate(token, request) {
+      try {
+        return await authenticate(ctx, token, request);
+      } catch (error) {
+        // A token refused before any operation runs is recorded here: the request's one entry.
+        if (observer) auditLog.enqueue(draftOf("authenticate-token", { type: "anonymous", request }, clock.now(), {}, undefined, error, undefined));
+        throw error;
+      }
+    },
     async close() {
       if (closed) return;
       closed = true;
       await scheduler.stop();
+      await auditLog.close();
       // a discovery scan still running would otherwise lose its final write
       await settleBackgroundScans(ctx);
       // ends embedded `for await` consumers too; HTTP streams are ended by the adapter's shutdown
       subscriptionsOf(ctx).endAll();
+      stopHearingAccessChanges?.();
+      if (announcing) {
+        clearTimeout(announcing);
+        announcing = undefined;
+        announce?.();
+      }
       await ctx.bus.close();
       await ctx.storage.close();
     },

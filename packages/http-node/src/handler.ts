@@ -18,12 +18,14 @@ import { toErrorResponse } from "./error-body.js";
 import { contentEtag, etagMatches } from "./etag.js";
 import { assembleInput, queryInput, queryKeys, splitTarget } from "./input.js";
 import { describeError, entryWriter, jsonLinesLogger, type Logger } from "./logger.js";
+import { docsRouteOf, sendDocs } from "./docs-page.js";
+import type { ResponseReport } from "./metrics/registry.js";
 import { buildOpenApiDocument, OPENAPI_PATH, operationIds } from "./openapi.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
-import { sendError, sendJsonText } from "./respond.js";
+import { sendError, sendFile, sendJson, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
-import { answerText } from "./sliced-json.js";
+import { answerText } from "./answers/sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
 import type { Route } from "./routes/route.js";
 import { pipeEventStream, subscriptionFrames } from "./sse.js";
@@ -60,6 +62,8 @@ export interface HandlerOptions {
   trustedProxies?: TrustedProxies | readonly string[];
   /** Default: every route of the server (`routes`). */
   routes?: readonly Route[];
+  /** Told about every answered request, as it is logged (metrics: `createMetrics().onResponse`). */
+  onResponse?: (report: ResponseReport) => void;
 }
 
 export interface StrongroomHandler {
@@ -103,6 +107,7 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
   const authLimiter = options.authRateLimit ? new RateLimiter(options.authRateLimit) : undefined;
   const proxies = options.trustedProxies instanceof TrustedProxies ? options.trustedProxies : new TrustedProxies(options.trustedProxies ?? []);
   const sseMemoryBudget = options.sseMemoryBudgetBytes ?? 512 * MiB;
+  const onResponse = options.onResponse;
   const streamResponses = new Set<ServerResponse>();
   // Summed over every stream at most once per 50 ms: a burst of subscriptions must not make it quadratic.
   let measured = { at: -Infinity, bytes: 0 };
@@ -143,6 +148,13 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     const request = requestContext(req, proxies);
     if (limiter) checkRate(limiter, `ip:${request.ip ?? "unknown"}`);
 
+    const docsRoute = method === "GET" ? docsRouteOf(path) : undefined;
+    if (docsRoute) {
+      state.route = docsRoute;
+      if (await sendDocs(res, path)) return;
+      throw new NotFoundError(`Route ${method} ${path} not found`);
+    }
+
     if (method === "GET" && path === OPENAPI_PATH) {
       state.route = OPENAPI_PATH;
       openApiText ??= JSON.stringify(buildOpenApiDocument(served, ids));
@@ -171,6 +183,10 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
     const input = assembleInput(body, queryInput(queryKeysOf.get(route)!, search), params);
     const result = await strongroom.call(route.operation, actor, input);
     const status = route.status ?? 200;
+    if (route.kind === "file") {
+      sendFile(res, status, result);
+      return;
+    }
     if (route.kind !== "sse") {
       // Big answers are serialized in slices, so other requests are served meanwhile.
       let text = result === undefined ? "{}" : answerText(result);
@@ -244,15 +260,16 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
         for (const resolve of idleWaiters) resolve();
         idleWaiters = [];
       }
-      log({
-        level: "info",
-        time: new Date().toISOString(),
-        reqId: state.reqId,
-        method: req.method ?? "",
-        route: state.route,
-        status: res.headersSent ? res.statusCode : 499,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-      });
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      const status = res.headersSent ? res.statusCode : 499;
+      log({ level: "info", time: new Date().toISOString(), reqId: state.reqId, method: req.method ?? "", route: state.route, status, durationMs });
+      if (onResponse) {
+        try {
+          onResponse({ method: req.method ?? "", route: state.route, status, durationMs });
+        } catch {
+          // Metrics must never take a request down.
+        }
+      }
     });
     serve(req, res, state).catch((thrown) => {
       try {

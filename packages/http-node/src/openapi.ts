@@ -7,6 +7,8 @@ import type { Route } from "./routes/route.js";
 type JsonSchema = Record<string, unknown>;
 
 export const OPENAPI_PATH = "/api/docs/openapi.json";
+/** The API reference page over this document (`docs-page.ts`). */
+export const DOCS_PATH = "/api/docs";
 
 /** Error bodies of SPEC.md "Errors", one schema per status, no other properties. */
 const errorSchemas: Record<string, JsonSchema> = {
@@ -89,6 +91,15 @@ export function buildOpenApiDocument(routes: readonly Route[], ids: ReadonlyMap<
     },
   });
 
+  addPath(DOCS_PATH, "GET", {
+    operationId: "docs.page",
+    summary: "This document as a web page (Swagger UI, served from this server, no CDN)",
+    responses: {
+      "200": { description: "HTML page", content: { "text/html": { schema: { type: "string" } } } },
+      "500": errorResponse("Internal error", "InternalServerError"),
+    },
+  });
+
   return {
     openapi: "3.1.0",
     info: { title: "Strongroom API", version: "0.0.1" },
@@ -150,6 +161,12 @@ function successResponse(route: Route, id: string, components: Record<string, Js
   const def: OperationDef = route.operation;
   if (route.kind === "sse") {
     return { description: "A stream of Server-Sent Events", content: { "text/event-stream": { schema: { type: "string" } } } };
+  }
+  if (route.kind === "file") {
+    // The media type is the literal of the operation's `fileOutput` schema.
+    const literal = (def.output as z.ZodType & { shape?: { contentType?: { value?: unknown } } }).shape?.contentType?.value;
+    const contentType = typeof literal === "string" ? literal : "application/octet-stream";
+    return { description: def.summary || "Success", content: { [contentType]: { schema: { type: "string", contentMediaType: contentType } } } };
   }
   return {
     description: def.summary || "Success",

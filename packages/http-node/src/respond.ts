@@ -26,3 +26,28 @@ export function sendJsonText(res: ServerResponse, status: number, text: string, 
   res.writeHead(status, all);
   res.end(text);
 }
+
+/** A file answer of a core operation (`fileOutput`): its media type and its bytes in base64. */
+export interface FileAnswer {
+  contentType: string;
+  base64: string;
+}
+
+function isFileAnswer(value: unknown): value is FileAnswer {
+  const file = value as Partial<FileAnswer> | null;
+  return typeof file?.contentType === "string" && typeof file.base64 === "string";
+}
+
+/** Sends a file answer as its bytes. Files served this way are public documents (a CRL), yet nothing may sniff them. */
+export function sendFile(res: ServerResponse, status: number, value: unknown): void {
+  if (!isFileAnswer(value)) throw new Error("the operation did not return a file");
+  if (res.headersSent || res.destroyed) return;
+  const bytes = Buffer.from(value.base64, "base64");
+  res.writeHead(status, {
+    "content-type": value.contentType,
+    "content-length": String(bytes.length),
+    "cache-control": "no-cache",
+    "x-content-type-options": "nosniff",
+  });
+  res.end(bytes);
+}

@@ -20,6 +20,11 @@ afterAll(() => running.close());
 function expectWellFormed(reply: RawReply) {
   expect(reply.status).toBeGreaterThanOrEqual(200);
   expect(reply.status).toBeLessThan(500);
+  // A success may be the API reference page (HTML) or one of its files; every other answer is JSON.
+  if (reply.status < 400 && !String(reply.headers["content-type"]).startsWith("application/json")) {
+    expect(reply.headers["content-type"]).toMatch(/^(text\/(html|css|javascript)|image\/png)/);
+    return;
+  }
   const body = JSON.parse(reply.body);
   if (reply.status >= 400) {
     expect(body.reqId).toMatch(/^req-[A-Za-z0-9]{14}$/);

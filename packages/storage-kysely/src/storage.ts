@@ -8,6 +8,8 @@ import { kyselyTable, tableStatements } from "./table.js";
 export interface KyselyStorageOptions<S extends Schema> {
   /** Reported as `Storage.kind`, e.g. "sqlite" or "postgres". */
   kind: string;
+  /** Reported as `Storage.shared`: other processes (nodes) write to the same database. */
+  shared?: boolean;
   /** An already migrated database (see `migrate`); `close()` destroys it. */
   db: Kysely<any>;
   dialect: Dialect;
@@ -57,6 +59,7 @@ export function createKyselyStorage<S extends Schema>(options: KyselyStorageOpti
   const open = (scope: Scope): Storage<S> => {
     const storage: Storage<S> = {
       kind,
+      ...(options.shared ? { shared: true } : {}),
       schema,
       inTransaction: scope.inTransaction,
       writeStamp: options.writeStamp,

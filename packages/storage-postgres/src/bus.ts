@@ -22,6 +22,8 @@ const MAX_INLINE_BYTES = 7_500;
 /** Long enough for every node to fetch a large event, short enough to keep the table small. */
 const PAYLOAD_RETENTION = "10 minutes";
 const REFERENCE = "ref:";
+/** An access-change notice (events are JSON objects, so no event starts this way), then the sender's node id. */
+const ACCESS_CHANGED = "access:";
 const RELAY_LOST = "The event relay lost its PostgreSQL connection; events may have been missed";
 const PUBLISH_FAILED = "An event could not be relayed through PostgreSQL and was missed";
 
@@ -57,7 +59,14 @@ export async function createPostgresBus(options: PostgresBusOptions): Promise<Ev
     for (const listener of [...gapListeners]) listener(reason);
   };
   let delivering = Promise.resolve();
+  // Access-change notices carry this node's id, so a node ignores its own.
+  const nodeId = randomUUID();
+  const accessListeners = new Set<() => void>();
   const receive = async (message: string) => {
+    if (message.startsWith(ACCESS_CHANGED)) {
+      if (message.slice(ACCESS_CHANGED.length) !== nodeId) for (const listener of [...accessListeners]) listener();
+      return;
+    }
     const event = message.startsWith(REFERENCE) ? await fetchLarge(message.slice(REFERENCE.length)) : JSON.parse(message);
     if (event) local.deliverLocally(event as ProjectEvent);
   };
@@ -117,6 +126,22 @@ export async function createPostgresBus(options: PostgresBusOptions): Promise<Ev
     onGap(handler) {
       gapListeners.add(handler);
       return () => gapListeners.delete(handler);
+    },
+    announceAccessChange() {
+      if (closed) return;
+      // In line with the events: a notice never overtakes an event published before it.
+      publishing = publishing
+        .then(async () => {
+          await sql`select pg_notify(${channel}, ${ACCESS_CHANGED + nodeId})`.execute(db);
+        })
+        .catch((error: Error) => {
+          onError(error);
+          gap(PUBLISH_FAILED);
+        });
+    },
+    onAccessChange(listener) {
+      accessListeners.add(listener);
+      return () => accessListeners.delete(listener);
     },
     async close() {
       if (closed) return;

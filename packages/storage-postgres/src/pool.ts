@@ -1,4 +1,5 @@
 import pg from "pg";
+import { prepareStatements, StatementNames } from "./statement-names.js";
 
 export type ErrorHandler = (error: Error) => void;
 
@@ -22,8 +23,12 @@ export function createPool(connectionString: string, overrides: pg.PoolConfig | 
     ...overrides,
   });
   pool.on("error", onError);
+  const names = new StatementNames();
   // A client checked out (e.g. between the statements of a transaction) has no pool listener;
   // its error reaches the caller through the next query instead, and the pool drops it on release.
-  pool.on("connect", (client) => client.on("error", () => undefined));
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+    prepareStatements(client, names);
+  });
   return pool;
 }

@@ -11,6 +11,8 @@ export interface PostgresStorageOptions {
   pool?: pg.PoolConfig;
   /** Told about connections the server or network dropped; by default one warning line each. */
   onError?: (error: Error) => void;
+  /** Handed, once the pool exists, a reader of its load (for metrics): connections open, idle, and callers waiting. */
+  watchPool?: (read: () => { total: number; idle: number; waiting: number }) => void;
 }
 
 /** Connections kept from transactions for reads, whatever transactions wait for (see `maxConcurrentTransactions`). */
@@ -22,6 +24,7 @@ const transactionSlots = (poolSize: number | undefined): number => Math.max(1, (
 export async function openPostgres<S extends Schema>(options: PostgresStorageOptions, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   const onError: ErrorHandler = options.onError ?? warnOnError;
   const pool = createPool(options.connectionString, options.pool, onError);
+  options.watchPool?.(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, postgresDialect, { schema, version });
@@ -29,5 +32,5 @@ export async function openPostgres<S extends Schema>(options: PostgresStorageOpt
     await db.destroy();
     throw error;
   }
-  return createKyselyStorage({ kind: "postgres", db, dialect: postgresDialect, schema, maxConcurrentTransactions: transactionSlots(pool.options.max) });
+  return createKyselyStorage({ kind: "postgres", shared: true, db, dialect: postgresDialect, schema, maxConcurrentTransactions: transactionSlots(pool.options.max) });
 }

@@ -24,8 +24,14 @@ export const sqliteDialect: Dialect = {
     if (code === "SQLITE_READONLY" || code === "SQLITE_CANTOPEN") return `The database file cannot be written (${code})`;
     return undefined;
   },
-  // One connection runs one transaction at a time: nothing beside it can abort it.
-  transientConflict: () => false,
+  // One connection runs one transaction at a time, but another process may write the same file
+  // (an operator's command such as `strongroom rotate-data-keys`): a transaction that read first
+  // then fails to upgrade to writing (SQLITE_BUSY, or SQLITE_BUSY_SNAPSHOT when the other
+  // committed meanwhile) — SQLite does not wait there, to avoid a deadlock — runs again.
+  transientConflict: (error) => {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+  },
   uniqueViolation(error: unknown, _def: TableDef) {
     const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
     if (code !== "SQLITE_CONSTRAINT_UNIQUE" && code !== "SQLITE_CONSTRAINT_PRIMARYKEY") return undefined;

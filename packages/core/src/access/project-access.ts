@@ -85,15 +85,17 @@ async function findVisibleProject(ctx: Context, actor: Actor, ref: ProjectRef): 
 }
 
 /**
- * The actor's access to a project. Cached per actor and project (see access-cache.ts): an entry
+ * The actor's access to a project. Cached per actor and project (see access/caches.ts): an entry
  * lives until the TTL, until any operation that may change access completes, or until the next
  * moment a temporary role or privilege of the membership starts or ends, whichever comes first.
+ * `maxAgeMs` asks for an answer read from storage at most that long ago (open event streams'
+ * re-checks, which must see another node's change sooner than the TTL would let them).
  */
-export async function loadProjectAccess(ctx: Context, actor: Actor, ref: ProjectRef): Promise<ProjectAccess> {
+export async function loadProjectAccess(ctx: Context, actor: Actor, ref: ProjectRef, options: { maxAgeMs?: number } = {}): Promise<ProjectAccess> {
   const key = accessKey(actor, ref);
   const now = ctx.clock.now();
   const cache = ctx.caches.get(projectAccessCache);
-  const cached = key === undefined ? undefined : cache.get(key, now.getTime());
+  const cached = key === undefined ? undefined : cache.get(key, now.getTime(), options.maxAgeMs);
   if (cached) return cached;
   const version = cache.version;
   const { access, changesAt } = await readProjectAccess(ctx, actor, ref, now);

@@ -6,8 +6,11 @@ import { keyTables } from "./tables.js";
 const ROOT_KEY_CHECK = "strongroom-root-key-check-v1";
 
 export class RootKeyMismatchError extends Error {
-  constructor() {
-    super("The configured root key does not match the one this database was created with; refusing to start");
+  constructor(fingerprint?: string) {
+    super(
+      `The configured root key${fingerprint ? ` (fingerprint ${fingerprint})` : ""} does not match the one this database was sealed with; refusing to start. ` +
+        "If the root key was rotated (strongroom rotate-root-key), configure the new key on every node.",
+    );
     this.name = "RootKeyMismatchError";
   }
 }
@@ -70,7 +73,7 @@ export class KeyRing {
       }
     }
     if (rootKeyMatches(this.rootKey, meta.rootKeyCheck)) return;
-    throw new RootKeyMismatchError();
+    throw new RootKeyMismatchError(rootKeyFingerprint(this.rootKey));
   }
 
   /** Creates and stores a wrapped data key; returns its id. */
@@ -87,6 +90,30 @@ export class KeyRing {
     });
     this.cache.set(id, key);
     return id;
+  }
+
+  /**
+   * The data key with a fixed id (an instance-wide key such as the audit log's), created on first
+   * use; two nodes creating it at once end up with the same one.
+   */
+  async ensureDataKey(storage: Storage, keyId: string, purpose: string, now: Date): Promise<Buffer> {
+    const cached = this.cache.get(keyId);
+    if (cached) return cached;
+    if (!(await tablesOf(storage, keyTables).kmsKeys.get(keyId))) {
+      try {
+        await tablesOf(storage, keyTables).kmsKeys.insert({
+          id: keyId,
+          orgId: null,
+          projectId: null,
+          purpose,
+          wrappedKey: packSealed(seal(this.rootKey, randomBytes(32), keyId)),
+          createdAt: now.toISOString(),
+        });
+      } catch (error) {
+        if (!(error instanceof UniqueViolationError)) throw error;
+      }
+    }
+    return this.dataKey(storage, keyId);
   }
 
   async dataKey(storage: Storage, keyId: string): Promise<Buffer> {

@@ -5,10 +5,11 @@ import { folderRepository } from "../secret-manager/folders/repository.js";
 import type { DynamicSecretRow, LeaseRow } from "./tables.js";
 
 /**
- * AUDIT HOOK and event — the single place a lease's creation, renewal and revocation is told:
- * an event on the bus (SSE subscribers registered for `dynamic-secret-lease:*` with
- * `subscribe-on-dynamic-secret-leases` receive it) and, once the audit log exists, its entry.
- * Neither ever carries the lease's credentials. A secret whose folder is gone announces nothing
+ * The single place a lease's creation, renewal and revocation is told on the bus (SSE subscribers
+ * registered for `dynamic-secret-lease:*` with `subscribe-on-dynamic-secret-leases` receive it);
+ * never with the lease's credentials. Audit entries: a request's are its operation's
+ * (`create-`/`renew-`/`delete-dynamic-secret-lease`), the expiry job records its own revocations,
+ * and leases the server holds for agent proxies are covered by the resolve that brokered them. A secret whose folder is gone announces nothing
  * (nobody can subscribe to a place that no longer exists).
  */
 export async function announceLease(ctx: Context, eventType: DynamicSecretLeaseEventType, secret: DynamicSecretRow, lease: LeaseRow): Promise<void> {

@@ -1,4 +1,4 @@
-import type { ProjectAccess } from "../access/project-access.js";
+import { loadProjectAccess, type ProjectAccess } from "../access/project-access.js";
 import { projectScope } from "../access/scope.js";
 import type { Actor } from "../kernel/actor.js";
 import type { Context } from "../kernel/context.js";
@@ -36,9 +36,13 @@ export const subscriptionScope = projectScope<{ projectId: string }>({ project: 
 
 /**
  * The periodic re-check's shared part, the same for every stream of one token and project: the
- * token is still live, and the actor's access as it is now.
+ * token is still live, and the actor's access as it is now. Both come from the access caches,
+ * which every write through this instance drops; `maxAgeMs` (on a store other nodes write to)
+ * asks for answers read at most that long ago, so their changes are seen within the stream bound
+ * (subscription.ts).
+ * A project that is gone, or an actor no longer in its organization, is the same 404 as at opening.
  */
-export async function reloadAccess(ctx: Context, actor: Actor, projectId: string): Promise<ProjectAccess> {
-  if (!(await isTokenLive(ctx, actor))) throw new UnauthorizedError("The access token has expired or was revoked");
-  return (await subscriptionScope(ctx, actor, { projectId })).access;
+export async function reloadAccess(ctx: Context, actor: Actor, projectId: string, maxAgeMs: number | undefined): Promise<ProjectAccess> {
+  if (!(await isTokenLive(ctx, actor, maxAgeMs))) throw new UnauthorizedError("The access token has expired or was revoked");
+  return loadProjectAccess(ctx, actor, { projectId }, { maxAgeMs });
 }

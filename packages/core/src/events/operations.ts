@@ -23,9 +23,10 @@ import { ProjectSubscription, type ProjectEventSubscription } from "./subscripti
  *
  * Refusals happen before anything is returned: 422 for a malformed request, 404 for a project the
  * actor may not know, 403 naming each missing `secret-events` permission, 429 past 5 open
- * subscriptions per actor and project. Every 60 s (by the instance's clock) the token and the
- * permissions are checked again; a failure ends the subscription with that error (`events`
- * throws it, `stream` sends it as an `event: error` frame).
+ * subscriptions per actor and project. Every second (by the instance's clock) the token and the
+ * permissions are checked again, so a revocation or a lost membership ends the subscription within
+ * 2 s on any node; a failure ends it with that error (`events` throws it, `stream` sends it as an
+ * `event: error` frame).
  */
 export const eventOperations = {
   subscribe: defineOperation({

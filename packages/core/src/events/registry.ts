@@ -7,13 +7,13 @@ import { reloadAccess } from "./authorize.js";
 import type { ProjectEvent } from "../kernel/bus.js";
 import { asStrongroomError } from "./deliveries.js";
 import type { Registration } from "./match.js";
-import { ProjectSubscription, type SubscriptionHost } from "./subscription.js";
+import { ProjectSubscription, RECHECK_FRESHNESS_MS, type SubscriptionHost } from "./subscription.js";
 
 /** DESIGN.md §6. Counted per node: each node of a multi-node deployment enforces it for its own streams. */
 export const MAX_STREAMS_PER_ACTOR_AND_PROJECT = 5;
 
 /** How often the timer looks for subscriptions whose re-check is due; the clock decides whether one is. */
-export const RECHECK_TICK_MS = 5_000;
+export const RECHECK_TICK_MS = 500;
 
 /**
  * Compiled path globs by pattern: most subscribers ask for the same few, and compiling each once
@@ -41,7 +41,23 @@ export class SubscriptionRegistry implements SubscriptionHost {
   private stopWatchingGaps: (() => void) | undefined;
   private ticker: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly ctx: Context) {}
+  /**
+   * How old the access a re-check decides on may be. Every write to an access-deciding table drops
+   * the access caches: this instance's own writes, and — through a relay that announces access
+   * changes — other nodes' too. Then a cached answer is current and a re-check costs no read. On a
+   * store other nodes write to without such a relay, their changes are seen only by reading it again.
+   */
+  private readonly freshness: number | undefined;
+  readonly shared: boolean;
+
+  constructor(private readonly ctx: Context) {
+    this.shared = ctx.storage.shared === true && ctx.bus.onAccessChange === undefined;
+    this.freshness = this.shared ? RECHECK_FRESHNESS_MS : undefined;
+  }
+
+  accessVersion(): number {
+    return this.ctx.caches.access.version;
+  }
 
   readonly pathMatcher = (pattern: string): ValuePredicate => {
     const cache = this.ctx.caches.get(pathGlobs);
@@ -118,7 +134,7 @@ export class SubscriptionRegistry implements SubscriptionHost {
     const key = `${owner.actor.tokenId}\u0000${subscription.projectId}`;
     let reload = this.reloads.get(key);
     if (!reload) {
-      reload = reloadAccess(this.ctx, owner.actor, subscription.projectId).finally(() => this.reloads.delete(key));
+      reload = reloadAccess(this.ctx, owner.actor, subscription.projectId, this.freshness).finally(() => this.reloads.delete(key));
       this.reloads.set(key, reload);
     }
     return reload;

@@ -10,9 +10,19 @@ export interface ScheduledJob {
   run(ctx: Context): Promise<void>;
 }
 
+/** One run of a job on this node, as told to `Scheduler.onRun` listeners. */
+export interface JobRunReport {
+  readonly job: string;
+  /** `failed` when the job threw, or its run could not be recorded. */
+  readonly outcome: "succeeded" | "failed";
+  readonly durationMs: number;
+}
+
 export interface Scheduler {
   /** This node's lease holder id, recorded on every run it makes. */
   readonly holder: string;
+  /** Tells `listener` about every run this node makes (metrics); returns a function that stops telling it. */
+  onRun(listener: (run: JobRunReport) => void): () => void;
   /** Runs every job whose period is due and that this node claims; returns the names it ran. */
   runDue(): Promise<string[]>;
   /** Checks for due jobs every `tickMs` of real time until stopped. */
@@ -51,15 +61,28 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
   };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  const listeners = new Set<(run: JobRunReport) => void>();
+  const report = (run: JobRunReport) => {
+    for (const listener of listeners) {
+      try {
+        listener(run);
+      } catch {
+        // A broken listener must not stop the jobs.
+      }
+    }
+  };
 
   const runDue = async () => {
     const ran: string[] = [];
     for (const job of jobs) {
+      // Real time, not the instance clock: a manual clock in tests would make every run last 0 ms.
+      let began: number | undefined;
       try {
         const startedAt = ctx.clock.now();
         const lease = await claimPeriod(ctx.storage, job.name, holder, job.intervalMs, startedAt, leaseMs);
         if (!lease) continue;
         ran.push(job.name);
+        began = performance.now();
         const runId = newId();
         const runs = tablesOf(ctx.storage, jobTables).jobRuns;
         await runs.insert({
@@ -83,8 +106,10 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
         const finishedAt = ctx.clock.now();
         await runs.update({ id: runId }, { finishedAt: finishedAt.toISOString(), error: failure });
         await lease.complete(startedAt, finishedAt);
+        report({ job: job.name, outcome: failure === null ? "succeeded" : "failed", durationMs: performance.now() - began });
       } catch (error) {
         onError(job.name, error);
+        if (began !== undefined) report({ job: job.name, outcome: "failed", durationMs: performance.now() - began });
       }
     }
     return ran;
@@ -92,6 +117,10 @@ export function createScheduler(ctx: Context, jobs: readonly ScheduledJob[], onE
 
   return {
     holder,
+    onRun(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     runDue,
     start(tickMs = 30_000) {
       if (timer) return;

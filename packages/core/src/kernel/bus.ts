@@ -59,6 +59,14 @@ export interface EventBus {
    * subscribers must be told rather than left waiting. Returns the unsubscribe function.
    */
   onGap?(listener: (reason: string) => void): () => void;
+  /**
+   * Tells every other node that this one changed who may do what (a write to an access-deciding
+   * table has committed), so they drop their access caches at once instead of at their TTL. A
+   * relay offers it; an in-process bus has no other node to tell. Lost notices are gaps (`onGap`).
+   */
+  announceAccessChange?(): void;
+  /** Calls `listener` when another node announces an access change. Returns the unsubscribe function. */
+  onAccessChange?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 

@@ -21,6 +21,9 @@ interface Entry<V> {
 
 export class BoundedCache<V> {
   private readonly entries = new Map<string, Entry<V>>();
+  /** Lookups that found a servable value, and those that did not, since the cache was made (for metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     readonly options: CacheOptions,
@@ -36,13 +39,28 @@ export class BoundedCache<V> {
     return this.entries.size;
   }
 
-  /** The cached value, if it was read under the current version and `now` lies in its window. */
-  get(key: string, now = 0): V | undefined {
+  /**
+   * The cached value, if it was read under the current version and `now` lies in its window.
+   * `maxAgeMs` narrows the window for this one look (a caller that must see changes sooner than
+   * the TTL allows); an entry too old for it is left for other callers.
+   */
+  get(key: string, now = 0, maxAgeMs = Number.POSITIVE_INFINITY): V | undefined {
     const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
+    if (entry === undefined) {
+      this.misses++;
+      return undefined;
+    }
     // A clock set back before the read is as unknown a moment as one past the window.
-    if (entry.version === this.version && now >= entry.from && now < entry.until) return entry.value;
+    if (entry.version === this.version && now >= entry.from && now < entry.until) {
+      if (now - entry.from >= maxAgeMs) {
+        this.misses++;
+        return undefined;
+      }
+      this.hits++;
+      return entry.value;
+    }
     this.entries.delete(key);
+    this.misses++;
     return undefined;
   }
 

@@ -65,6 +65,12 @@ export interface CacheSpec<V> extends CacheOptions {
 
 export const defineCache = <V>(spec: Omit<CacheSpec<V>, "__value">): CacheSpec<V> => spec;
 
+export interface CacheStats {
+  readonly size: number;
+  readonly hits: number;
+  readonly misses: number;
+}
+
 /** The caches of one instance, all visible here. */
 export class CacheSet {
   /** Bumped whenever a table access decisions are read from changes (the assembly watches their writes). */
@@ -83,6 +89,11 @@ export class CacheSet {
   /** Every cache by name, with its size: for metrics and tests. */
   sizes(): Record<string, number> {
     return Object.fromEntries([...this.byName].map(([name, cache]) => [name, cache.size]));
+  }
+
+  /** Every cache by name: entries held, and lookups that hit and missed since it was made (for metrics). */
+  stats(): Record<string, CacheStats> {
+    return Object.fromEntries([...this.byName].map(([name, cache]) => [name, { size: cache.size, hits: cache.hits, misses: cache.misses }]));
   }
 }
 
@@ -117,6 +128,12 @@ export interface Context {
   withTransaction<T>(fn: (tx: Context) => Promise<T>): Promise<T>;
   /** Runs `fn` once the surrounding transaction commits (at once outside a transaction). */
   afterCommit(fn: () => void): void;
+  /**
+   * A context for one operation call whose top-level transactions run `beforeCommit` with the
+   * transaction's context after `fn` and before the commit: how the audit log writes a change's
+   * entry in the change's own transaction (a failing insert rolls the change back).
+   */
+  withBeforeCommit(beforeCommit: (tx: Context) => Promise<void>): Context;
 }
 
 export interface ContextParts {
@@ -142,7 +159,12 @@ export function createContext(parts: ContextParts): Context {
   return root;
 }
 
-function contextOver(shared: Shared, storage: Storage, commitQueue: (() => void)[] | undefined): Context {
+function contextOver(
+  shared: Shared,
+  storage: Storage,
+  commitQueue: (() => void)[] | undefined,
+  beforeCommit?: (tx: Context) => Promise<void>,
+): Context {
   const repos = new Map<RepositoryDef<unknown>, unknown>();
   const ctx: Context = {
     storage,
@@ -176,9 +198,12 @@ function contextOver(shared: Shared, storage: Storage, commitQueue: (() => void)
       if (commitQueue) return fn(ctx);
       // Per attempt: a transaction the database aborted for a conflict runs `fn` again.
       let committed: (() => void)[] = [];
-      const result = await storage.transaction((txStorage) => {
+      const result = await storage.transaction(async (txStorage) => {
         committed = [];
-        return fn(contextOver(shared, txStorage, committed));
+        const tx = contextOver(shared, txStorage, committed);
+        const value = await fn(tx);
+        if (beforeCommit) await beforeCommit(tx);
+        return value;
       });
       for (const run of committed) run();
       return result;
@@ -186,6 +211,9 @@ function contextOver(shared: Shared, storage: Storage, commitQueue: (() => void)
     afterCommit(fn) {
       if (commitQueue) commitQueue.push(fn);
       else fn();
+    },
+    withBeforeCommit(hook) {
+      return commitQueue ? ctx : contextOver(shared, storage, undefined, hook);
     },
   };
   return ctx;

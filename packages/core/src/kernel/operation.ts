@@ -43,15 +43,51 @@ export function toValidationError(error: z.ZodError): ValidationError {
   return new ValidationError(error.issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message })));
 }
 
+/** One call as an observer sees it: filled in as the call proceeds. */
+export interface ObservedCall {
+  readonly key: string;
+  readonly actor: Actor;
+  /** The raw input until it validates, then the parsed one. */
+  input: unknown;
+  /** What the operation's middleware resolved to (project, environment, record), once it has. */
+  scope: unknown;
+  /** True once an entry for this call was written in a transaction that committed. */
+  recorded: boolean;
+}
+
+/**
+ * Watches every operation call: the kernel defines the mechanism, the assembly plugs the audit
+ * log in. `begin` may refuse a call by throwing (the log cannot keep up: 503) and returns how this
+ * call is tracked, or undefined to leave it alone.
+ */
+export interface OperationObserver {
+  begin(key: string, actor: Actor): CallObserver | undefined;
+}
+
+export interface CallObserver {
+  /** When set, the call's top-level transactions run it before they commit (until one has committed). */
+  readonly beforeCommit?: (tx: Context, call: ObservedCall) => Promise<void>;
+  /** Once the call settles, with the error it ended in (undefined on success) or its result. */
+  settled(call: ObservedCall, error: unknown, result: unknown): Promise<void> | void;
+}
+
+export interface BindOptions {
+  /** `<area>.<operation>`: how observers name the call. */
+  readonly key: string;
+  readonly observer?: OperationObserver;
+}
+
 /** Wraps a definition into the callable the core exposes: audience check, input validation, middleware, run. */
-export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: Context, def: OperationDef<I, O, S>) {
-  return async (actor: Actor, rawInput: z.input<I>): Promise<z.output<O>> => {
+export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: Context, def: OperationDef<I, O, S>, options?: BindOptions) {
+  const execute = async (runCtx: Context, actor: Actor, rawInput: z.input<I>, call?: ObservedCall): Promise<z.output<O>> => {
     assertAudience(def.audience, actor);
     const parsed = def.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw toValidationError(parsed.error);
+    if (call) call.input = parsed.data;
     try {
-      const scope = def.use ? await def.use(ctx, actor, parsed.data) : (undefined as S);
-      return (await def.run(ctx, actor, parsed.data, scope)) as z.output<O>;
+      const scope = def.use ? await def.use(runCtx, actor, parsed.data) : (undefined as S);
+      if (call) call.scope = scope;
+      return (await def.run(runCtx, actor, parsed.data, scope)) as z.output<O>;
     } catch (error) {
       // Operations check uniqueness up front for a precise message; this covers the race they cannot see.
       if (error instanceof UniqueViolationError) {
@@ -59,6 +95,33 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: 
       }
       throw error;
     }
+  };
+  const observer = options?.observer;
+  if (!observer) return (actor: Actor, rawInput: z.input<I>) => execute(ctx, actor, rawInput);
+  const key = options.key;
+  return async (actor: Actor, rawInput: z.input<I>): Promise<z.output<O>> => {
+    const watcher = observer.begin(key, actor);
+    if (!watcher) return execute(ctx, actor, rawInput);
+    const call: ObservedCall = { key, actor, input: rawInput, scope: undefined, recorded: false };
+    const before = watcher.beforeCommit;
+    const runCtx = before
+      ? ctx.withBeforeCommit(async (tx) => {
+          if (call.recorded) return;
+          await before(tx, call);
+          tx.afterCommit(() => {
+            call.recorded = true;
+          });
+        })
+      : ctx;
+    let result: z.output<O>;
+    try {
+      result = await execute(runCtx, actor, rawInput, call);
+    } catch (error) {
+      await watcher.settled(call, error, undefined);
+      throw error;
+    }
+    await watcher.settled(call, undefined, result);
+    return result;
   };
 }
 

@@ -65,3 +65,10 @@ export function queryParam<T extends z.ZodType>(schema: T): T {
   queryParams.add(schema, {});
   return schema;
 }
+
+/**
+ * An answer that is a file rather than JSON (a DER CRL): its media type and its bytes in base64.
+ * An adapter serves the bytes themselves with that type (http-node: route `kind: "file"`).
+ */
+export const fileOutput = (contentType: string) =>
+  z.object({ contentType: z.literal(contentType), base64: z.string().describe(`The file's bytes (${contentType}), base64`) });

@@ -28,8 +28,11 @@ const fullAccess = (...subjects: ProjectPermissionSubject[]): PermissionRule[] =
 const isObservingAction = (action: string): boolean =>
   action === "read" || action === "describeSecret" || action === "readValue" || action.startsWith("subscribe-");
 
+// "Viewer reads everything" stops at the audit log (DESIGN.md §11).
+const NOT_OBSERVED: ReadonlySet<ProjectPermissionSubject> = new Set(["audit-logs"]);
+
 const observeEverything = (): PermissionRule[] =>
-  (Object.keys(PROJECT_PERMISSION_CATALOGUE) as ProjectPermissionSubject[]).flatMap((subject) => {
+  (Object.keys(PROJECT_PERMISSION_CATALOGUE) as ProjectPermissionSubject[]).filter((subject) => !NOT_OBSERVED.has(subject)).flatMap((subject) => {
     const actions = catalogueActions(subject).filter(isObservingAction);
     return actions.length > 0 ? [{ subject, action: actions }] : [];
   });

@@ -37,6 +37,8 @@ export const PROJECT_PERMISSION_CATALOGUE = {
   workspace: ["edit", "delete"],
   /** `read` shows metadata only; root credentials are never answered, whatever the action. */
   "dynamic-secrets": ["read", "read-root-credential", "create-root-credential", "edit-root-credential", "delete-root-credential", "lease"],
+  /** The project's audit log (DESIGN.md §11): only admins and roles that name it; viewers and members do not. */
+  "audit-logs": ["read"],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ProjectPermissionSubject = keyof typeof PROJECT_PERMISSION_CATALOGUE;

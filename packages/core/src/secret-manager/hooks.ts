@@ -38,3 +38,18 @@ export interface FolderResident {
  * the folders must be allowed on each of those too. Handlers add to `residents`.
  */
 export const folderResidents = defineHook<{ folderIds: readonly string[]; residents: FolderResident[] }>("secret-manager.folder-residents");
+
+/** Something another area hands out by a secret's name: a proxied service's credential names a secret of its folder. */
+export interface SecretNameUser {
+  readonly folderId: string;
+  readonly secretKey: string;
+  /** What hands it out, as a refusal may say it ("a proxied service"). */
+  readonly what: string;
+}
+
+/**
+ * Asks the other areas which secret names they hand out in some folders. A rename that gives a
+ * secret such a name sends its value wherever they send it, so the rename takes `readValue` on the
+ * secret (issue 15, principle 5). Handlers add to `users`.
+ */
+export const secretNameUsers = defineHook<{ folderIds: readonly string[]; users: SecretNameUser[] }>("secret-manager.secret-name-users");

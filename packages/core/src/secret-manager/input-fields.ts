@@ -59,6 +59,16 @@ export function projectScoped<S extends z.ZodRawShape>(shape: S, options: { stri
       message: "projectId (or workspaceId, or projectSlug) is required",
       path: ["projectId"],
     })
+    // A body must not redirect a request whose URL names the project (issue 15, principle 12): two
+    // different names for the project are refused rather than one of them chosen.
+    .refine((v) => {
+      const ref = v as { projectId?: string; workspaceId?: string; projectSlug?: string; workspaceSlug?: string };
+      return (ref.projectId === undefined || ref.workspaceId === undefined || ref.projectId === ref.workspaceId) &&
+        (ref.projectSlug === undefined || ref.workspaceSlug === undefined || ref.projectSlug === ref.workspaceSlug);
+    }, {
+      message: "projectId and workspaceId (or projectSlug and workspaceSlug) name different projects",
+      path: ["projectId"],
+    })
     .transform((value) => {
       const { projectId, workspaceId, projectSlug, workspaceSlug, ...rest } = value as typeof value & {
         projectId?: string;

@@ -14,6 +14,7 @@ export function observeWrites<S extends Schema>(storage: Storage<S>, watched: re
     ) as TablesOf<S>;
     const outer: Storage<S> = {
       kind: inner.kind,
+      ...(inner.shared ? { shared: true } : {}),
       schema: inner.schema,
       inTransaction: inner.inTransaction,
       tables,

@@ -90,6 +90,12 @@ export type TablesOf<S extends Schema> = { [N in keyof S]: Table<RowOf<S[N]>> };
 export interface Storage<S extends Schema = Schema> {
   /** `memory`, `sqlite`, `postgres`: for diagnostics and dialect-aware tests only. */
   readonly kind: string;
+  /**
+   * Other processes write to this store too (several nodes on one PostgreSQL database): what an
+   * instance caches may change behind its back, so whatever must see such a change within a
+   * bound reads the store again. Absent: this process is the only writer (memory, SQLite).
+   */
+  readonly shared?: boolean;
   readonly schema: S;
   readonly tables: TablesOf<S>;
   /**

@@ -1,9 +1,18 @@
 /** Reads the fields Strongroom cares about out of certificate DER; used on our own and on scanned certificates. */
-import { hash } from "node:crypto";
+import { createPublicKey, hash } from "node:crypto";
+import { type KeyAlgorithm, DEFAULT_KEY_ALGORITHM, defaultSignatureAlgorithm, keyAlgorithmOf, signatureAlgorithmByOid } from "./algorithms.js";
 import { BadRequestError } from "../kernel/errors.js";
-import { type Asn1, children, contents, decode, encode, isContext, readBitString, readTime } from "./der-reader.js";
-import { commonNameOf, formatName, readName } from "./distinguished-name.js";
-import { type RawExtension, readBasicConstraints, readExtensions, readSubjectAltNames } from "./extensions.js";
+import { type Asn1, children, contents, decode, encode, isContext, readBitString, readOid, readTime } from "./der-reader.js";
+import { commonNameOf, formatName, readName, subjectAttributesOf } from "./distinguished-name.js";
+import {
+  type RawExtension,
+  readBasicConstraints,
+  readExtendedKeyUsages,
+  readExtensions,
+  readKeyUsages,
+  readSubjectAltNames,
+} from "./extensions.js";
+import type { ResolvedIssuance } from "./resolved-issuance.js";
 import { certificateDer, certificateFingerprint } from "./pem.js";
 import { MANAGED_EXTENSION_OIDS } from "./vocabulary.js";
 import type { SubjectAltName } from "./vocabulary.js";
@@ -86,4 +95,38 @@ export function parseCertificate(pemOrDer: string | Uint8Array): ParsedCertifica
   } catch (error) {
     throw new BadRequestError(`Not a readable X.509 certificate: ${(error as Error).message}`);
   }
+}
+
+const MANAGED = new Set<string>(Object.values(MANAGED_EXTENSION_OIDS));
+
+/**
+ * What a certificate says about how it was issued: the plan that would issue its like again —
+ * subject and domain components, key algorithm (of its public key), signature algorithm (its
+ * issuer's; `signerKeyAlgorithm`'s default when it is not one of ours), key usages, EKUs, basic
+ * constraints, SANs, every other extension as raw DER, and its lifetime. For certificates stored
+ * before their issuance was recorded. Throws (plain Error) on anything unreadable.
+ */
+export function issuanceFromCertificate(pem: string, signerKeyAlgorithm?: KeyAlgorithm): ResolvedIssuance {
+  const der = certificateDer(pem);
+  const cert = readCertificate(der);
+  const { subject, domainComponents } = subjectAttributesOf(readName(cert.subjectName));
+  const keyAlgorithm = keyAlgorithmOf(createPublicKey({ key: cert.subjectPublicKeyInfo, format: "der", type: "spki" })) ?? DEFAULT_KEY_ALGORITHM;
+  const [, signature] = children(decode(der), "Certificate");
+  const signatureOid = readOid(children(signature, "signatureAlgorithm")[0]);
+  // Issuance writes `CA:FALSE` for every end entity, so only a CA's constraints are part of the plan.
+  const basicConstraints = readBasicConstraints(cert.extensions.get(MANAGED_EXTENSION_OIDS.basicConstraints)?.value);
+  return {
+    subject,
+    keyAlgorithm,
+    signatureAlgorithm: signatureAlgorithmByOid(signatureOid) ?? defaultSignatureAlgorithm(signerKeyAlgorithm ?? keyAlgorithm),
+    keyUsages: readKeyUsages(cert.extensions.get(MANAGED_EXTENSION_OIDS.keyUsage)?.value) ?? [],
+    extendedKeyUsages: readExtendedKeyUsages(cert.extensions.get(MANAGED_EXTENSION_OIDS.extKeyUsage)?.value),
+    ...(basicConstraints.isCA ? { basicConstraints } : {}),
+    subjectAltNames: readSubjectAltNames(cert.extensions.get(MANAGED_EXTENSION_OIDS.subjectAltName)?.value),
+    domainComponents,
+    customExtensions: [...cert.extensions]
+      .filter(([oid]) => !MANAGED.has(oid))
+      .map(([oid, extension]) => ({ oid, critical: extension.critical, value: `DER:${extension.value.toString("hex")}` })),
+    ttlMs: cert.notAfter.getTime() - cert.notBefore.getTime(),
+  };
 }

@@ -59,6 +59,23 @@ export function readName(name: Asn1): NameAttribute[] {
   );
 }
 
+const FIELD_BY_OID = new Map<string, keyof SubjectAttributes>(Object.entries(ATTRIBUTE_OIDS).map(([field, oid]) => [oid, field as keyof SubjectAttributes]));
+
+/**
+ * A read name as issuance takes it back (`buildName`'s inverse for what it writes): the subject
+ * fields, the most specific value of each winning, and the domain components in hostname order.
+ */
+export function subjectAttributesOf(attributes: NameAttribute[]): { subject: SubjectAttributes; domainComponents: string[] } {
+  const subject: SubjectAttributes = {};
+  const domainComponents: string[] = [];
+  for (const { oid, value } of attributes) {
+    const field = FIELD_BY_OID.get(oid);
+    if (field) subject[field] = value;
+    else if (oid === DOMAIN_COMPONENT_OID) domainComponents.unshift(value);
+  }
+  return { subject, domainComponents };
+}
+
 /** The most specific CN, which is the one clients look at. */
 export function commonNameOf(attributes: NameAttribute[]): string | null {
   return attributes.findLast((a) => a.oid === ATTRIBUTE_OIDS.commonName)?.value ?? null;

@@ -133,6 +133,14 @@ export function readKeyUsages(value: Buffer | undefined): KeyUsage[] | undefined
   return KEY_USAGES.filter((_, bit) => ((bytes[bit >> 3] ?? 0) & (0x80 >> (bit & 7))) !== 0);
 }
 
+const EKU_BY_OID = new Map<string, ExtendedKeyUsage>(Object.entries(EXTENDED_KEY_USAGE_OIDS).map(([name, oid]) => [oid, name as ExtendedKeyUsage]));
+
+/** The extended key usages we name, in the extension's order; OIDs we do not model are left out. */
+export function readExtendedKeyUsages(value: Buffer | undefined): ExtendedKeyUsage[] {
+  if (!value) return [];
+  return children(decode(value), "extKeyUsage").flatMap((node) => EKU_BY_OID.get(readOid(node)) ?? []);
+}
+
 const SAN_TYPE_BY_TAG = new Map<number, SanType>(Object.entries(SAN_TAGS).map(([type, tag]) => [tag, type as SanType]));
 
 /** The SANs of the four types we model; other GeneralName forms (directoryName, otherName) are skipped. */

@@ -168,4 +168,18 @@ describe("access caches", () => {
     w.clock.advance(-1);
     expect(await readStatus(w, w.a)).toBe("UnauthorizedError");
   });
+
+  it("count their hits and misses for metrics, a stale entry being a miss", async () => {
+    const w = await world();
+    const tokens = () => w.a.sr.context.caches.stats().tokens ?? { size: 0, hits: 0, misses: 0 };
+    const start = tokens();
+    expect(await readStatus(w, w.a)).toBe("ok");
+    expect(await readStatus(w, w.a)).toBe("ok");
+    const warm = tokens();
+    expect(warm.hits - start.hits).toBeGreaterThanOrEqual(1);
+    expect(warm.size).toBeGreaterThanOrEqual(1);
+    w.clock.advance(ACCESS_CACHE_TTL_MS);
+    expect(await readStatus(w, w.a)).toBe("ok");
+    expect(tokens().misses).toBeGreaterThan(warm.misses);
+  });
 });

@@ -227,16 +227,16 @@ forEachStore("live events", (store) => {
   describe("the periodic re-check", () => {
     const register = [{ event: "secret:create" as const, conditions: everywhere }];
 
-    it("is due after 60 s: a revoked token ends the subscription at the next event with 401", async () => {
+    it("is due after the re-check interval (1 s): a revoked token ends the subscription at the next event with 401", async () => {
       const w = await eventsWorld();
       const { actor } = await w.identity(["viewer"]);
       const events = reader(await w.sr.events.subscribe(actor, { projectId: w.projectId, register }));
       await revoke(w, actor.tokenId);
       // Not yet due: the event is delivered.
-      w.clock.advance(RECHECK_INTERVAL_MS - 1000);
+      w.clock.advance(RECHECK_INTERVAL_MS - 1);
       await w.sr.secrets.create(w.admin, { ...dev(w), secretName: "BEFORE" });
       expect((await events.next()).payload).toEqual([{ environment: "dev", secretPath: "/", secretKey: "BEFORE" }]);
-      w.clock.advance(1000);
+      w.clock.advance(1);
       await w.sr.secrets.create(w.admin, { ...dev(w), secretName: "AFTER" });
       const error = await events.end();
       expect([codeOf(error), (error as Error).message]).toEqual(["UnauthorizedError", "The access token has expired or was revoked"]);

@@ -42,3 +42,29 @@ it("renews the lease of a long run, so no other node takes it over while it last
   clock.advance(HOUR);
   expect(await other.runDue()).toEqual(["slow"]);
 });
+
+it("tells run listeners each run this node makes, failed or not, and nothing for periods it does not claim", async () => {
+  const storage = createMemoryStorage();
+  const clock = new ManualClock("2026-05-01T00:00:00Z");
+  const jobs = [
+    { name: "fine", intervalMs: HOUR, run: async () => undefined },
+    { name: "broken", intervalMs: HOUR, run: async () => Promise.reject(new Error("boom")) },
+  ];
+  const node = jobNode(storage, jobs, { clock });
+  const heard: { job: string; outcome: string }[] = [];
+  const stop = node.onRun(({ job, outcome, durationMs }) => {
+    expect(durationMs).toBeGreaterThanOrEqual(0);
+    heard.push({ job, outcome });
+  });
+  await node.runDue();
+  expect(heard).toEqual([
+    { job: "fine", outcome: "succeeded" },
+    { job: "broken", outcome: "failed" },
+  ]);
+  await node.runDue(); // same period: nothing claimed, nothing told
+  expect(heard).toHaveLength(2);
+  stop();
+  clock.advance(HOUR);
+  await node.runDue();
+  expect(heard).toHaveLength(2);
+});

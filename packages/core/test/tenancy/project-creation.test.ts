@@ -47,6 +47,17 @@ forEachStore("creating a project", (store) => {
     expect((await w.sr.projects.get(creator, { projectId: project.id })).project).toEqual(project);
   });
 
+  it("takes kmsKeyId only for a data key of the organization itself, never another project's", async () => {
+    const t = w.storage.tables;
+    const other = (await t.projects.get(w.projectId))!;
+    for (const kmsKeyId of [other.kmsSecretManagerKeyId, other.kmsCertificateKeyId]) {
+      await expect(w.sr.projects.create(w.admin, { projectName: "Borrower", kmsKeyId })).rejects.toMatchObject({ code: "BadRequest" });
+    }
+    const [orgKey] = await t.kmsKeys.find({ orgId: w.orgId, projectId: null });
+    const { project } = await w.sr.projects.create(w.admin, { projectName: "On the organization's key", kmsKeyId: orgKey!.id });
+    expect((await t.projects.get(project.id))!.kmsSecretManagerKeyId).toBe(orgKey!.id);
+  });
+
   it("writes nothing when the project is refused", async () => {
     const t = w.storage.tables;
     const before = { projects: await t.projects.count(), keys: await t.kmsKeys.count(), memberships: await t.projectMemberships.count() };

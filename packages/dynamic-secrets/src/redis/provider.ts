@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { DynamicSecretProvider, ProviderCall } from "@strongroom/core";
 import { generatePassword, generateUsername } from "../credentials.js";
 import { providerFailure } from "../redact.js";
@@ -10,7 +10,9 @@ import { redisInputs, type RedisInputs } from "./schema.js";
 /** A connection as the root user that fails at once rather than queueing or reconnecting. */
 async function connect(call: ProviderCall<RedisInputs>): Promise<Redis> {
   const tls = tlsOptions(call.target, call.inputs.ca);
-  const redis = new Redis({
+  // The driver loads on first use: most servers never lease Redis users (start-up time, memory).
+  const { Redis: RedisClient } = await import("ioredis");
+  const redis = new RedisClient({
     host: call.target.address,
     port: call.target.port,
     username: call.inputs.username,

@@ -1,4 +1,4 @@
-import mysql from "mysql2/promise";
+import type mysql from "mysql2/promise";
 import type { ProviderTarget } from "@strongroom/core";
 import { CONNECT_TIMEOUT_MS, STATEMENT_TIMEOUT_MS, tlsOptions } from "../tls.js";
 import type { SqlDatabaseInputs } from "./schema.js";
@@ -10,7 +10,9 @@ import type { SqlSession } from "./session.js";
  */
 export async function openMysql(inputs: SqlDatabaseInputs, target: ProviderTarget): Promise<SqlSession> {
   const tls = tlsOptions(target, inputs.ca);
-  const connection = await mysql.createConnection({
+  // The driver loads on first use: most servers never lease MySQL credentials (start-up time, memory).
+  const { createConnection } = (await import("mysql2/promise")).default;
+  const connection = await createConnection({
     host: target.address,
     port: target.port,
     user: inputs.username,

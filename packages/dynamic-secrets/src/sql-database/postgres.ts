@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import type { ProviderTarget } from "@strongroom/core";
 import { CONNECT_TIMEOUT_MS, STATEMENT_TIMEOUT_MS, tlsOptions } from "../tls.js";
 import type { SqlDatabaseInputs } from "./schema.js";
@@ -6,7 +6,9 @@ import type { SqlSession } from "./session.js";
 
 /** A PostgreSQL session over `pg`: scripts run in one transaction, so a failing statement undoes the ones before it. */
 export async function openPostgres(inputs: SqlDatabaseInputs, target: ProviderTarget): Promise<SqlSession> {
-  const client = new pg.Client({
+  // The driver loads on first use (start-up time, memory); a PostgreSQL-backed server has it loaded already.
+  const { Client } = (await import("pg")).default;
+  const client: pg.Client = new Client({
     host: target.address,
     port: target.port,
     user: inputs.username,

@@ -19,6 +19,8 @@ export const certificateRoutes: readonly Route[] = [
   get(cas, operations.certificateAuthorities.list),
   get(`${cas}/{caId}`, operations.certificateAuthorities.get),
   get(`${cas}/{caId}/crls`, operations.certificateRevocation.listCrls),
+  // Public, as CRL distribution points are (Infisical's path).
+  get("/api/v1/pki/crl/{crlId}/der", operations.certificateRevocation.downloadCrl, { kind: "file" }),
 
   post(profiles, operations.certificateProfiles.create),
   get(profiles, operations.certificateProfiles.list),

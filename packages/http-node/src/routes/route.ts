@@ -21,8 +21,11 @@ export interface Route {
   readonly operation: AnyOperation;
   /** Success status; 200 unless stated. */
   readonly status?: number;
-  /** `sse` routes resolve to an event subscription streamed as Server-Sent Events. */
-  readonly kind?: "json" | "sse";
+  /**
+   * `sse` routes resolve to an event subscription streamed as Server-Sent Events; `file` routes to
+   * a file answer (`{contentType, base64}`, core's `fileOutput`) sent as its bytes.
+   */
+  readonly kind?: "json" | "sse" | "file";
   /** For `sse` routes: how the operation's result becomes frames. Default: a project event subscription's deliveries. */
   readonly frames?: (result: unknown) => SseSource;
   /** Also answer the path with one trailing `/`. */

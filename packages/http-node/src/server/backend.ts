@@ -1,6 +1,7 @@
 import type { EventBus } from "@strongroom/core";
 import type { Storage, StrongroomSchema } from "@strongroom/core/storage";
 import { join } from "node:path";
+import type { PoolLoad } from "../metrics/registry.js";
 import type { ServerSettings } from "./settings.js";
 
 export interface Backend {
@@ -9,14 +10,19 @@ export interface Backend {
   bus?: EventBus;
 }
 
+export interface BackendOptions {
+  /** Handed a reader of the connection pool's load, when there is a pool (PostgreSQL; metrics). */
+  watchPool?: (read: () => PoolLoad) => void;
+}
+
 /**
  * PostgreSQL (storage and a LISTEN/NOTIFY bus, so events reach every node) when a database URL
  * is set, else SQLite in the data directory. Drivers load only when chosen.
  */
-export async function openBackend(settings: ServerSettings): Promise<Backend> {
+export async function openBackend(settings: ServerSettings, options: BackendOptions = {}): Promise<Backend> {
   if (settings.postgresUrl) {
     const { createPostgresStorage, createPostgresBus } = await import("@strongroom/storage-postgres");
-    const storage = await createPostgresStorage({ connectionString: settings.postgresUrl });
+    const storage = await createPostgresStorage({ connectionString: settings.postgresUrl, ...(options.watchPool ? { watchPool: options.watchPool } : {}) });
     try {
       return { storage, bus: await createPostgresBus({ connectionString: settings.postgresUrl }) };
     } catch (thrown) {

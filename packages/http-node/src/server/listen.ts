@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { answerClientError } from "../client-error.js";
@@ -16,13 +17,27 @@ export interface ListenOptions extends HandlerOptions {
    * still come (clients that sent before they learned of the drain). Default 500.
    */
   drainQuietMs?: number;
+  /** Serve HTTPS with this certificate (chain) and key, PEM; plain HTTP without. */
+  tls?: TlsMaterial;
+}
+
+export interface TlsMaterial {
+  /** The certificate, then any intermediates, PEM. */
+  readonly cert: string | Buffer;
+  readonly key: string | Buffer;
 }
 
 export interface RunningServer {
-  readonly server: Server;
+  readonly server: Server | HttpsServer;
   readonly handler: StrongroomHandler;
-  /** `http://host:port` as bound (the real port when 0 was asked for). */
+  /** `http://host:port` (`https://` with TLS) as bound (the real port when 0 was asked for). */
   readonly url: string;
+  /**
+   * Serves new connections with another certificate and key (renewal without a restart); open
+   * connections keep the one they began with. Throws — keeping the current one — when they do not
+   * load or do not match, and when the server does not serve TLS.
+   */
+  setCertificate(material: TlsMaterial): void;
   /**
    * Graceful shutdown, a drain: readiness turns 503 and event streams end at once; the server
    * keeps accepting and answering (with `Connection: close`) until nothing is in flight and no
@@ -38,7 +53,8 @@ const DRAIN_POLL_MS = 20;
 /** Serves `strongroom` over node:http and owns it from then on: `close()` closes it too. */
 export async function listen(strongroom: StrongroomTarget & { close(): Promise<void> }, options: ListenOptions = {}): Promise<RunningServer> {
   const handler = createHandler(strongroom, options);
-  const server = createServer({ requestTimeout: 60_000, headersTimeout: 30_000 }, handler);
+  const timeouts = { requestTimeout: 60_000, headersTimeout: 30_000 };
+  const server = options.tls ? createHttpsServer({ ...timeouts, cert: options.tls.cert, key: options.tls.key }, handler) : createServer(timeouts, handler);
   server.on("clientError", answerClientError);
   let lastArrival = performance.now();
   const arrived = () => {
@@ -87,7 +103,11 @@ export async function listen(strongroom: StrongroomTarget & { close(): Promise<v
   return {
     server,
     handler,
-    url: `http://${host}:${address.port}`,
+    url: `${options.tls ? "https" : "http"}://${host}:${address.port}`,
+    setCertificate(material) {
+      if (!("setSecureContext" in server)) throw new Error("this server does not serve TLS");
+      server.setSecureContext({ cert: material.cert, key: material.key });
+    },
     close: () => (closing ??= shutdown()),
   };
 }

@@ -1,14 +1,22 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { createStrongroom, type Strongroom } from "@strongroom/core";
 import { openBackend } from "./backend.js";
-import { listen, type RunningServer } from "./listen.js";
+import { listen, type RunningServer, type TlsMaterial } from "./listen.js";
 import { entryWriter, jsonLinesLogger, type Logger } from "../logger.js";
+import { createMetrics, instrumentStorage, serveMetrics, type MetricsServer, type StrongroomMetrics } from "../metrics/index.js";
 import { checkDataDir } from "./startup-checks.js";
 import { loadRootKey } from "./root-key.js";
-import { readServerSettings, type ServerEnv } from "./settings.js";
+import { isLoopbackHost, readServerSettings, type ServerEnv, type TlsFiles } from "./settings.js";
 
 export interface StrongroomServer extends RunningServer {
   readonly strongroom: Strongroom;
+  /** Set when METRICS_PORT is: the registry (register audit sink lag here) and where it is served. */
+  readonly metrics?: StrongroomMetrics & { readonly url: string };
+  /**
+   * Reads TLS_CERT_FILE and TLS_KEY_FILE again and serves new connections with them (SIGHUP).
+   * Throws, keeping the current certificate, when they do not load; false when TLS is off.
+   */
+  reloadTls(): Promise<boolean>;
 }
 
 export interface StrongroomServerOptions {
@@ -22,11 +30,19 @@ export interface StrongroomServerOptions {
  */
 export async function createStrongroomServer(env: ServerEnv = process.env, options: StrongroomServerOptions = {}): Promise<StrongroomServer> {
   const settings = readServerSettings(env);
+  const tls = settings.tls;
+  // Read (and checked by the listener) before anything opens: a bad file fails the start cleanly.
+  const tlsMaterial = tls ? await readTls(tls) : undefined;
   await mkdir(settings.dataDir, { recursive: true });
   const log = entryWriter(options.logger ?? jsonLinesLogger);
-  await checkDataDir(settings, (msg) => log({ level: "warn", time: new Date().toISOString(), msg }));
+  const warn = (msg: string) => log({ level: "warn", time: new Date().toISOString(), msg });
+  await checkDataDir(settings, warn);
   const rootKey = await loadRootKey(settings.rootKey, settings.dataDir);
-  const { storage, bus } = await openBackend(settings);
+  // Nothing is measured unless metrics are on: no wrapper, no registry.
+  const metrics = settings.metrics ? createMetrics() : undefined;
+  const backend = await openBackend(settings, metrics ? { watchPool: (read) => metrics.watchPool(read) } : {});
+  const { bus } = backend;
+  const storage = metrics ? instrumentStorage(backend.storage, metrics.storage) : backend.storage;
   // The database drivers behind dynamic secrets load with the server, not with the library.
   const { dynamicSecretProviders } = await import("@strongroom/dynamic-secrets");
 
@@ -52,8 +68,10 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
     throw thrown;
   }
 
+  let running: RunningServer | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
-    const running = await listen(strongroom, {
+    running = await listen(strongroom, {
       port: settings.port,
       host: settings.host,
       rateLimit: settings.rateLimit ?? false,
@@ -61,11 +79,51 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       trustedProxies: settings.trustedProxies,
       logger: options.logger,
       drainTimeoutMs: options.shutdownTimeoutMs ?? settings.drainTimeoutMs,
+      ...(tlsMaterial ? { tls: tlsMaterial } : {}),
+      ...(metrics ? { onResponse: metrics.onResponse } : {}),
+    }).catch((thrown: unknown) => {
+      throw tls && isTlsLoadError(thrown) ? new Error(`TLS_CERT_FILE/TLS_KEY_FILE: ${(thrown as Error).message}`) : thrown;
     });
-    strongroom.scheduler.start(settings.schedulerTickMs);
-    return { ...running, strongroom };
+    if (metrics && settings.metrics) {
+      metrics.watchHandler(running.handler);
+      metrics.watchInstance(strongroom);
+      metricsServer = await serveMetrics(metrics, settings.metrics);
+    }
   } catch (thrown) {
-    await strongroom.close();
+    if (running) await running.close();
+    else await strongroom.close();
     throw thrown;
   }
+  if (!tls && !isLoopbackHost(settings.host)) {
+    warn(
+      `serving plain HTTP on ${settings.host}, which is not a loopback address: tokens and secrets cross the network unencrypted. ` +
+        "Set TLS_CERT_FILE and TLS_KEY_FILE, or put a TLS-terminating proxy in front and listen on 127.0.0.1",
+    );
+  }
+  strongroom.scheduler.start(settings.schedulerTickMs);
+
+  const server = running;
+  const served = metricsServer;
+  return {
+    ...server,
+    strongroom,
+    ...(metrics && served ? { metrics: { ...metrics, url: served.url } } : {}),
+    async reloadTls() {
+      if (!tls) return false;
+      server.setCertificate(await readTls(tls));
+      return true;
+    },
+    async close() {
+      await server.close();
+      await served?.close();
+    },
+  };
 }
+
+async function readTls(files: TlsFiles): Promise<TlsMaterial> {
+  const [cert, key] = await Promise.all([readFile(files.certFile), readFile(files.keyFile)]);
+  return { cert, key };
+}
+
+/** OpenSSL's complaints about a certificate or key (bad PEM, a key that is not the certificate's). */
+const isTlsLoadError = (thrown: unknown) => thrown instanceof Error && /^ERR_OSSL|PEM|key values mismatch/i.test(`${(thrown as NodeJS.ErrnoException).code ?? ""} ${thrown.message}`);

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { TrustedProxies } from "../client-address.js";
+import { readAuditSinkSettings, type AuditSinkSettings } from "./audit-sinks.js";
 import { parseAuthRateLimit, parseRateLimit, type RateLimitOptions } from "../rate-limit.js";
 
 /** The environment variables the server reads (DESIGN.md §10). */
@@ -20,6 +21,10 @@ export interface ServerEnv {
   STRONGROOM_SCHEDULER_TICK_MS?: string;
   STRONGROOM_DRAIN_TIMEOUT_MS?: string;
   STRONGROOM_MAX_EVENT_STREAMS?: string;
+  METRICS_PORT?: string;
+  METRICS_HOST?: string;
+  TLS_CERT_FILE?: string;
+  TLS_KEY_FILE?: string;
   [name: string]: string | undefined;
 }
 
@@ -49,12 +54,23 @@ export interface ServerSettings {
   drainTimeoutMs: number;
   /** Event streams open at once on the node; past it, 503 with Retry-After. */
   maxEventStreams: number;
+  /** Where the audit log is streamed besides the database (`STRONGROOM_AUDIT_*`). */
+  auditSinks: AuditSinkSettings;
+  /** Where `GET /metrics` is served; unset: no metrics at all (nothing is measured). */
+  metrics?: { port: number; host: string };
+  /** Serve HTTPS with this certificate (chain) and key, both PEM files, read again on SIGHUP. */
+  tls?: TlsFiles;
+}
+
+export interface TlsFiles {
+  certFile: string;
+  keyFile: string;
 }
 
 /** Reads and checks the environment; throws with the variable's name when a value is unusable. */
 export function readServerSettings(env: ServerEnv): ServerSettings {
-  const port = env.PORT === undefined || env.PORT === "" ? 8080 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  const port = portNumber(env.PORT, "PORT") ?? 8080;
+  const metricsPort = portNumber(env.METRICS_PORT, "METRICS_PORT");
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
     throw new Error("DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for SQLite in DATA_DIR)");
@@ -76,7 +92,26 @@ export function readServerSettings(env: ServerEnv): ServerSettings {
     schedulerTickMs: positiveInteger(env.STRONGROOM_SCHEDULER_TICK_MS, "STRONGROOM_SCHEDULER_TICK_MS", 30_000),
     drainTimeoutMs: positiveInteger(env.STRONGROOM_DRAIN_TIMEOUT_MS, "STRONGROOM_DRAIN_TIMEOUT_MS", 10_000),
     maxEventStreams: positiveInteger(env.STRONGROOM_MAX_EVENT_STREAMS, "STRONGROOM_MAX_EVENT_STREAMS", 20_000),
+    ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort, host: env.METRICS_HOST?.trim() || "127.0.0.1" } }),
+    ...tlsFiles(env),
+    auditSinks: readAuditSinkSettings(env),
   };
+}
+
+function portNumber(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
+  return port;
+}
+
+/** Both files or neither: a certificate without its key (or the reverse) is a mistake, not plain HTTP. */
+function tlsFiles(env: ServerEnv): { tls?: TlsFiles } {
+  const certFile = env.TLS_CERT_FILE?.trim();
+  const keyFile = env.TLS_KEY_FILE?.trim();
+  if (!certFile && !keyFile) return {};
+  if (!certFile || !keyFile) throw new Error("TLS_CERT_FILE and TLS_KEY_FILE go together: set both to serve HTTPS, or neither for plain HTTP");
+  return { tls: { certFile: resolve(certFile), keyFile: resolve(keyFile) } };
 }
 
 function positiveInteger(value: string | undefined, name: string, fallback: number): number {
@@ -84,4 +119,13 @@ function positiveInteger(value: string | undefined, name: string, fallback: numb
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
   return parsed;
+}
+
+/**
+ * Whether `host` only accepts connections from this machine (127.0.0.0/8, ::1, localhost).
+ * Wildcards (0.0.0.0, ::) and every other address reach the network.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.trim().toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  return bare === "localhost" || bare === "::1" || /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(bare);
 }

@@ -29,7 +29,18 @@ export const SERVER_VARIABLES: readonly ServerVariable[] = [
   { name: "STRONGROOM_TRUSTED_PROXIES", flag: "trusted-proxies", value: "cidrs", description: "comma-separated proxies whose X-Forwarded-For names the client (default none)" },
   { name: "STRONGROOM_SCHEDULER_TICK_MS", flag: "scheduler-tick-ms", value: "ms", description: "how often the node looks for due scheduled jobs (default 30000)" },
   { name: "STRONGROOM_MAX_EVENT_STREAMS", flag: "max-event-streams", value: "count", description: "event streams open at once on the node; 503 with Retry-After beyond (default 20000)" },
+  { name: "STRONGROOM_AUDIT_FILE", flag: "audit-file", value: "file", description: "stream the audit log to this JSON-lines file (mode 0600, rotated by size)" },
+  { name: "STRONGROOM_AUDIT_FILE_MAX_BYTES", flag: "audit-file-max-bytes", value: "bytes", description: "rotate the audit file before it grows past this (default 104857600)" },
+  { name: "STRONGROOM_AUDIT_FILE_KEEP", flag: "audit-file-keep", value: "count", description: "rotated audit files kept beside it, .1 newest (default 5)" },
+  { name: "STRONGROOM_AUDIT_WEBHOOK_URL", flag: "audit-webhook-url", value: "url", description: "stream the audit log to this https:// webhook (signed, retried)" },
+  { name: "STRONGROOM_AUDIT_WEBHOOK_SECRET", flag: "audit-webhook-secret", value: "secret", description: "HMAC-SHA256 key of the audit webhook's x-strongroom-signature; a flag shows in `ps`, prefer the variable" },
+  { name: "STRONGROOM_AUDIT_WEBHOOK_CA", flag: "audit-webhook-ca", value: "file", description: "PEM file of extra CAs trusted for the audit webhook (default STRONGROOM_WEBHOOK_CA's)" },
+  { name: "STRONGROOM_AUDIT_SINK_BUFFER", flag: "audit-sink-buffer", value: "entries", description: "entries each audit sink holds while behind; beyond, it drops and counts (default 10000)" },
   { name: "STRONGROOM_DRAIN_TIMEOUT_MS", flag: "drain-timeout-ms", value: "ms", description: "longest a drain on SIGTERM lasts before requests still running are cut off (default 10000)" },
+  { name: "METRICS_PORT", flag: "metrics-port", value: "port", description: "serve Prometheus metrics at GET /metrics on this port (default off)" },
+  { name: "METRICS_HOST", flag: "metrics-host", value: "address", description: "address the metrics port listens on (default 127.0.0.1)" },
+  { name: "TLS_CERT_FILE", flag: "tls-cert-file", value: "file", description: "PEM certificate (chain) to serve HTTPS with; read again on SIGHUP" },
+  { name: "TLS_KEY_FILE", flag: "tls-key-file", value: "file", description: "PEM private key of TLS_CERT_FILE" },
 ];
 
 /** The environment a `strongroom serve` invocation means: the process's, with each given flag's variable set. */

@@ -1,3 +1,5 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspace, type Workspace } from "@strongroom/core/testing";
 import { backendAvailable, backends, bootstrap, createProject, createUser, expectError, startApi, type TestApi } from "../../src/testing/harness.js";
@@ -218,6 +220,41 @@ describe.each(backends)("certificate lifecycle on %s", (backend) => {
     await refusedToRival("POST", path, {});
   });
 
+  maybe("renews a certificate stored before its issuance was recorded, as the certificate itself says it was issued", async () => {
+    const original = (
+      await issue({
+        attributes: {
+          commonName: "legacy.life.test",
+          organization: "Life Inc",
+          country: "DE",
+          altNames: [{ type: "dns_name", value: "legacy.life.test" }, { type: "ip_address", value: "10.0.0.7" }],
+          keyUsages: ["digital_signature", "key_encipherment"],
+          extendedKeyUsages: ["server_auth", "client_auth"],
+          ttl: "9d",
+        },
+      })
+    ).certificate;
+    // As a row written before the lifecycle change looks: no issuance record.
+    await api.strongroom.context.storage.tables.certificates.update({ id: original.certificateId }, { issuance: null });
+    api.clock.advance(60_000);
+    const renewed = await ok("POST", `${CERTIFICATES}/${original.certificateId}/renew`, {});
+    expect(renewed.privateKey).toEqual(expect.any(String));
+    await ws.write("legacy.pem", original.certificate);
+    await ws.write("legacy-renewed.pem", renewed.certificate);
+    const verified = await ws.openssl("verify", "-attime", atTime(), "-CAfile", "root.pem", "-untrusted", "issuing.pem", "legacy-renewed.pem");
+    expect(verified.stdout.trim(), verified.stderr).toBe("legacy-renewed.pem: OK");
+    // The same subject, names, usages and lifetime; a new key, validity and serial.
+    const show = async (file: string) =>
+      (await ws.openssl("x509", "-in", file, "-noout", "-subject", "-ext", "subjectAltName,keyUsage,extendedKeyUsage,basicConstraints", "-nameopt", "RFC2253")).stdout;
+    expect(await show("legacy-renewed.pem")).toBe(await show("legacy.pem"));
+    const [before, after] = [(await ok("GET", `${CERTIFICATES}/${original.certificateId}`)).certificate, (await ok("GET", `${CERTIFICATES}/${renewed.certificateId}`)).certificate];
+    expect(after).toMatchObject({ keyAlgorithm: before.keyAlgorithm, caId: issuing.id, renewedFromCertificateId: original.certificateId });
+    expect(Date.parse(after.notAfter) - Date.parse(after.notBefore)).toBe(Date.parse(before.notAfter) - Date.parse(before.notBefore));
+    expect(after.serialNumber).not.toBe(before.serialNumber);
+    // The renewed row records its issuance: it renews again the ordinary way.
+    expect((await call("POST", `${CERTIFICATES}/${renewed.certificateId}/renew`, {})).status).toBe(200);
+  });
+
   maybe("renews a certificate issued for a CSR only with a new CSR", async () => {
     const gen = (name: string) => ws.openssl("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${name}.life.test`);
     expect((await gen("csr-one")).code).toBe(0);
@@ -286,6 +323,38 @@ describe.each(backends)("certificate lifecycle on %s", (backend) => {
     expectError(await call("GET", `${CAS}/00000000-0000-4000-8000-000000000000/crls`), 404);
     expectError(await call("GET", `${CAS}/${issuing.id}/crls`, undefined, as.noCerts), 403);
     await refusedToRival("GET", `${CAS}/${issuing.id}/crls`);
+  });
+
+  maybe("serves each CA's CRL without a token as DER on Infisical's path, updated on revocation, for openssl", async () => {
+    const crlId = (await ok("GET", `${CAS}/${issuing.id}/crls`))[0].id as string;
+    const download = async (id = crlId) => {
+      const res = await fetch(`${api.url}/api/v1/pki/crl/${id}/der`);
+      return { status: res.status, type: res.headers.get("content-type"), bytes: Buffer.from(await res.arrayBuffer()) };
+    };
+    const before = await download();
+    expect([before.status, before.type]).toEqual([200, "application/pkix-crl"]);
+    // DER, not PEM: a SEQUENCE, and openssl reads it only as DER.
+    expect(before.bytes[0]).toBe(0x30);
+    await writeFile(join(ws.dir, "public.crl"), before.bytes);
+    const parsed = await ws.openssl("crl", "-inform", "DER", "-in", "public.crl", "-noout", "-text", "-CAfile", "issuing.pem");
+    expect([parsed.code, `${parsed.stdout}${parsed.stderr}`]).toEqual([0, expect.stringMatching(/verify OK/)]);
+    expect((await ws.openssl("crl", "-inform", "PEM", "-in", "public.crl", "-noout")).code).not.toBe(0);
+
+    const leaf = (await issue({ attributes: { commonName: "public-crl.life.test", ttl: "5d" } })).certificate;
+    await ws.write("public-leaf.pem", leaf.certificate);
+    await ok("POST", `${CERTIFICATES}/${leaf.certificateId}/revoke`, { revocationReason: "SUPERSEDED" });
+    const after = await download();
+    await writeFile(join(ws.dir, "public.crl"), after.bytes);
+    const listed = await ws.openssl("crl", "-inform", "DER", "-in", "public.crl", "-noout", "-text");
+    expect(listed.stdout.toUpperCase()).toContain(leaf.serialNumber.toUpperCase());
+    // What a relying party does with it: refuse the revoked certificate.
+    expect((await ws.openssl("crl", "-inform", "DER", "-in", "public.crl", "-out", "public-crl.pem")).code).toBe(0);
+    const verified = await ws.openssl("verify", "-attime", atTime(), "-crl_check", "-CAfile", "cas.pem", "-CRLfile", "public-crl.pem", "public-leaf.pem");
+    expect(`${verified.stdout}${verified.stderr}`).toMatch(/certificate revoked/);
+
+    expectError(await api.request("GET", "/api/v1/pki/crl/00000000-0000-4000-8000-000000000000/der"), 404, "NotFound");
+    // The authenticated list names the same CRL.
+    expect((await ok("GET", `${CAS}/${issuing.id}/crls`))[0].id).toBe(crlId);
   });
 
   maybe("re-signs a CRL near its nextUpdate, and serves the same one until then", async () => {

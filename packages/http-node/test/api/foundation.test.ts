@@ -130,12 +130,21 @@ describe.each(backends)("foundation API on %s", (backend) => {
     expect(p.kmsSecretManagerKeyId).not.toBe(p.kmsCertificateKeyId);
   });
 
-  maybe("accepts every project type and skips default environments on request", async () => {
-    for (const type of ["secret-manager", "cert-manager", "kms", "secret-scanning", "pam", "agent-vault"]) {
+  maybe("accepts every project type Strongroom serves and skips default environments on request", async () => {
+    for (const type of ["secret-manager", "cert-manager", "kms", "agent-vault"]) {
       const p = await createProject(api, world.admin.token, { projectName: `T ${type}`, type, shouldCreateDefaultEnvs: false });
       expect(p.environments).toEqual([]);
     }
     expectError(await api.request("POST", "/api/v1/projects", { token: world.admin.token, body: { projectName: "x", type: "vault" } }), 422, "ValidationFailure");
+  });
+
+  maybe("refuses SPEC's project types that Strongroom has no product for with 422 naming the supported ones", async () => {
+    const before = (await api.request("GET", "/api/v1/projects", { token: world.admin.token })).body.projects.length;
+    for (const [path, type] of [["/api/v1/projects", "secret-scanning"], ["/api/v1/projects", "pam"], ["/api/v2/workspace", "pam"]]) {
+      const body = expectError(await api.request("POST", path, { token: world.admin.token, body: { projectName: `T ${type}`, type } }), 422, "ValidationFailure");
+      expect(JSON.stringify(body.message)).toContain(`Strongroom does not offer ${type} projects; the supported types are secret-manager, cert-manager, kms, agent-vault`);
+    }
+    expect((await api.request("GET", "/api/v1/projects", { token: world.admin.token })).body.projects).toHaveLength(before);
   });
 
   maybe("enforces SPEC.md's project limits on both sides of each bound", async () => {

@@ -14,6 +14,8 @@ const NOT_TENANT_SCOPED = new Set([
   "auth.renewToken",
   "organizations.create",
   "agentProxies.enroll",
+  // Public by design, as CRL distribution points are: a CRL names a CA and revoked serials only.
+  "certificateRevocation.downloadCrl",
 ]);
 
 interface Fixture {

@@ -26,7 +26,7 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${output}`)), 30_000);
     child.stdout!.on("data", () => {
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (https?:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]);

@@ -49,7 +49,7 @@ describe("readiness", () => {
     if (!pg.available) return ctx.skip();
     const target = new URL(PG_URL);
     proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    running = await start({ DATABASE_URL: proxy.url(pg.url), STRONGROOM_ROOT_KEY: generateRootKey() });
+    running = await start({ DATABASE_URL: proxy.url(pg.url), STRONGROOM_ROOT_KEY: generateRootKey(), METRICS_PORT: "0" });
     const url = running.url;
     const setup = await call(url, "POST", "/api/v1/admin/bootstrap", { body: { email: "ready@example.com", password: "a long password", organization: "Ready" } });
     const token = setup.body.identity.credentials.token as string;
@@ -65,6 +65,12 @@ describe("readiness", () => {
     expect(during.status).toBe(503);
     expect(during.body).toMatchObject({ error: "ServiceUnavailable", message: expect.stringMatching(/^The database is not reachable/) });
     expect((await call(url, "GET", "/api/status")).status).toBe(200);
+
+    // The outage shows in the metrics: failed storage calls, and the pool's connections.
+    const metrics = await (await fetch(running.metrics!.url)).text();
+    expect(metrics).toMatch(/^strongroom_db_query_duration_seconds_count\{operation="\w+",outcome="error"\} [1-9]/m);
+    expect(metrics).toMatch(/^strongroom_db_pool_connections\{state="total"\} \d+$/m);
+    expect(metrics).toMatch(/^strongroom_http_requests_total\{method="GET",route="\/api\/status\/ready",status="503"\} [1-9]/m);
 
     await proxy.up();
     await expect.poll(async () => (await call(url, "GET", "/api/status/ready")).status, { timeout: 20_000, interval: 200 }).toBe(200);

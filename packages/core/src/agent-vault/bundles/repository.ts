@@ -2,7 +2,7 @@ import { leaseRepository } from "../../dynamic-secrets/leases/repository.js";
 import { defineRepository, type Context } from "../../kernel/context.js";
 import { tablesOf } from "../../storage/table.js";
 import { sessionRepository } from "../sessions/repository.js";
-import { agentVaultTables, type BundleRow } from "../tables.js";
+import { agentVaultTables, type BundleGrant, type BundleRow } from "../tables.js";
 
 export type BundleChanges = Pick<BundleRow, "name" | "description" | "serviceIds" | "grants" | "updatedAt">;
 
@@ -49,6 +49,20 @@ export const bundleRepository = defineRepository("agent-vault.bundles", (ctx) =>
     removeOfProject: (projectId: string, at: string): Promise<void> =>
       ctx.withTransaction(async (tx) => {
         for (const bundle of await tablesOf(tx.storage, agentVaultTables).agentAccessBundles.find({ projectId })) await tx.repo(bundleRepository).remove(bundle, at);
+      }),
+
+    /**
+     * Takes a principal whose project membership is gone out of the project's bundles, and ends the
+     * sessions it opened on them: a grant must not outlive the membership it was given under.
+     */
+    removeGrantee: (projectId: string, grantee: BundleGrant, at: string): Promise<void> =>
+      ctx.withTransaction(async (tx) => {
+        const w = tablesOf(tx.storage, agentVaultTables);
+        for (const bundle of await w.agentAccessBundles.find({ projectId }, { forUpdate: true })) {
+          const kept = bundle.grants.filter((g) => !(g.type === grantee.type && g.id === grantee.id));
+          if (kept.length !== bundle.grants.length) await w.agentAccessBundles.update({ id: bundle.id }, { grants: kept, updatedAt: at });
+          await tx.repo(sessionRepository).revokeOfPrincipal(bundle.id, grantee, at);
+        }
       }),
 
     /** Takes removed services out of the bundles of their projects (the cascade of a service deletion). */

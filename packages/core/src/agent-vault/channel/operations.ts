@@ -91,7 +91,7 @@ export const agentProxyChannelOperations = {
     input: resolveInput,
     output: resolveOutput,
     use: callingProxyScope,
-    async run(ctx, _actor, input, { proxy }) {
+    async run(ctx, actor, input, { proxy }) {
       const live = await liveSessionByToken(ctx, proxy, input.sessionToken, ctx.clock.now());
       const served = live && servesSession(proxy, live.session, live.bundle) ? live : null;
       const decision = served ? await resolveTraffic(ctx, proxy, served.bundle, input) : null;
@@ -104,6 +104,7 @@ export const agentProxyChannelOperations = {
         tls: input.tls,
         outcome: decision?.action ?? "session-not-served",
         ...(decision?.action === "broker" ? { serviceId: decision.service.id } : {}),
+        ...(actor.request ? { request: actor.request } : {}),
       });
       if (!decision) throw new NotFoundError("Agent session not found, expired or revoked");
       return { decision };

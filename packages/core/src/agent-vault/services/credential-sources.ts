@@ -23,7 +23,7 @@ import type { ServiceLocation } from "./location.js";
 const SHARED = { type: "shared", ownerId: "" } as const;
 
 async function findSharedSecret(ctx: Context, cipher: ProjectCipher, folder: FolderRef, key: string): Promise<SecretRow | undefined> {
-  return (await ctx.repo(secretRepository).ofKind(folder.id, [cipher.blindIndex(key)], SHARED))[0];
+  return (await ctx.repo(secretRepository).ofKind(folder.id, cipher.storedIndexes([key]), SHARED))[0];
 }
 
 /**

@@ -30,6 +30,10 @@ export const sessionRepository = defineRepository("agent-vault.sessions", (ctx) 
     revokeOfBundle: async (bundleId: string, at: string): Promise<void> => {
       await t.agentSessions.update({ bundleId, revokedAt: null }, { revokedAt: at });
     },
+    /** Ends the live sessions a principal opened on a bundle (its grant is gone). */
+    revokeOfPrincipal: async (bundleId: string, principal: { type: string; id: string }, at: string): Promise<void> => {
+      await t.agentSessions.update({ bundleId, principalType: principal.type, principalId: principal.id, revokedAt: null }, { revokedAt: at });
+    },
     /** Ends the live sessions bound to a proxy (it is going away). */
     revokeBoundTo: async (proxyId: string, at: string): Promise<void> => {
       await t.agentSessions.update({ proxyId, revokedAt: null }, { revokedAt: at });

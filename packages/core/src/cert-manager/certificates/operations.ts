@@ -1,6 +1,7 @@
 import { projectScope } from "../../access/scope.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { defineOperation } from "../../kernel/operation.js";
+import { issuanceFromCertificate } from "../../x509/certificate-reader.js";
 import { authorityRepository } from "../authorities/repository.js";
 import { issuesAuthority, mergeProfileDefaults } from "../profiles/merge.js";
 import { profileRepository } from "../profiles/repository.js";
@@ -89,13 +90,15 @@ export const certificateOperations = {
     async run(ctx, _actor, input, { access, project, record: old }) {
       if (old.source !== "issued") throw new BadRequestError("Only certificates issued here can be renewed");
       if (old.revokedAt) throw new BadRequestError("A revoked certificate cannot be renewed");
-      if (!old.issuance) throw new BadRequestError("This certificate was issued before renewal was recorded; issue a new one from its profile");
-      if (old.issuance.fromCsr && input.csr === undefined) throw new BadRequestError("This certificate was issued for a CSR: send a new csr to renew it");
-      const { fromCsr: _fromCsr, ...issuance } = old.issuance;
+      if (old.issuance?.fromCsr && input.csr === undefined) throw new BadRequestError("This certificate was issued for a CSR: send a new csr to renew it");
+      const signer = await signerOf(ctx, project, old.caId);
+      // Rows stored before issuance was recorded are renewed from what the certificate itself says
+      // (whether its key came from a CSR is not known: without a csr it gets a new key pair).
+      const { fromCsr: _fromCsr, ...issuance } = old.issuance ?? { ...issuanceFromCertificate(old.certificatePem, signer?.issuer.keyAlgorithm), fromCsr: false };
       // A CA certificate makes its holder an issuer, renewed or not.
       if (issuesAuthority(issuance)) access.require("create", "certificate-authorities");
       const { certificate } = await issueAndRecord(ctx, project, {
-        signer: await signerOf(ctx, project, old.caId),
+        signer,
         issuance,
         ...(input.csr !== undefined ? { csr: input.csr } : {}),
         profileId: old.profileId,

@@ -8,6 +8,8 @@ export const crlRepository = defineRepository("certificate-revocation-lists", (c
   const t = tablesOf(ctx.storage, { certificateRevocationLists });
   return {
     current: (caId: string): Promise<CrlRow | undefined> => t.certificateRevocationLists.findOne({ caId }),
+    /** By the CRL's own id, which stays the same through every re-signing. */
+    byId: (id: string): Promise<CrlRow | undefined> => t.certificateRevocationLists.get(id),
 
     /**
      * Stores a newly signed CRL in place of `previous` (none: the CA's first), as one conditional

@@ -1,3 +1,4 @@
+import { recordHookEvent } from "../../audit/record.js";
 import type { ScheduledJob } from "../../jobs/scheduler.js";
 import { dynamicSecretRepository } from "../secrets/repository.js";
 import { revokeLease } from "./lifecycle.js";
@@ -22,7 +23,17 @@ export const leaseExpiryJob: ScheduledJob = {
     for (const lease of due) {
       const secret = await secrets.byId(lease.dynamicSecretId);
       if (!secret) continue;
-      await revokeLease(ctx, lease, secret, lease.status === "active" ? "expired" : "retried by the expiry job");
+      const reason = lease.status === "active" ? "expired" : "retried by the expiry job";
+      const outcome = await revokeLease(ctx, lease, secret, reason);
+      // Requests record their own revocations; the job's are the platform's, in the project's chain.
+      await recordHookEvent(ctx, {
+        eventType: "delete-dynamic-secret-lease",
+        outcome: outcome.revoked ? "success" : "failed",
+        actor: { type: "platform", id: null, name: "dynamic-secret-lease-expiry" },
+        orgId: secret.orgId,
+        projectId: secret.projectId,
+        metadata: { dynamicSecretId: secret.id, dynamicSecretName: secret.name, leaseId: lease.id, reason },
+      });
     }
     for (const retired of await secrets.retiredWithoutLeases(BATCH)) await secrets.remove(retired.id);
   },

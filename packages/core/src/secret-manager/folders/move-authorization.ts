@@ -5,10 +5,16 @@ import type { ProjectCipher } from "../cipher.js";
 import { folderResidents, type FolderResident } from "../hooks.js";
 import { importRepository } from "../imports/repository.js";
 import { parentPath } from "../paths.js";
-import { decodeSecret, type FolderRef } from "../secrets/model.js";
+import { decodeSecret, type FolderRef, type PlainSecret } from "../secrets/model.js";
 import { secretRepository } from "../secrets/repository.js";
 import { requireSecretChange } from "../secrets/visibility.js";
 import { tagRepository } from "../tags/repository.js";
+
+/** A secret a folder rename moves: as it is, and the path it moves to. */
+export interface MovedSecret {
+  readonly secret: PlainSecret;
+  readonly toPath: string;
+}
 
 /**
  * A folder rename moves everything below it to new paths, so it is authorized like a move
@@ -16,6 +22,7 @@ import { tagRepository } from "../tags/repository.js";
  * resident of another area (proxied services), both at the old path and at the new one. A
  * rename never carries anything out of a scope the caller is denied, nor into one where it
  * could not make the change. `subtree` is the folder and everything below it, at their old paths.
+ * Returns the secrets it moves (already opened to check them), for the rename's events.
  */
 export async function authorizeFolderMove(
   tx: Context,
@@ -23,7 +30,7 @@ export async function authorizeFolderMove(
   subtree: readonly FolderRef[],
   from: string,
   to: string,
-): Promise<void> {
+): Promise<MovedSecret[]> {
   const { access, cipher, env } = scope;
   const environment = env.slug;
   const moved = (path: string) => to + path.slice(from.length);
@@ -35,6 +42,7 @@ export async function authorizeFolderMove(
 
   const folderIds = subtree.map((f) => f.id);
   const rows = await tx.repo(secretRepository).inFolders(folderIds);
+  const movedSecrets: MovedSecret[] = [];
   if (rows.length) {
     const tags = await tx.repo(tagRepository).ofProject(env.projectId);
     const byId = new Map(subtree.map((f) => [f.id, f]));
@@ -43,6 +51,7 @@ export async function authorizeFolderMove(
       const secret = decodeSecret(cipher, row, folder);
       const after = { ...secret, folder: { id: folder.id, path: moved(folder.path) } };
       requireSecretChange(access, { environment, secret }, { environment, secret: after }, tags);
+      movedSecrets.push({ secret, toPath: after.folder.path });
     }
   }
 
@@ -57,4 +66,5 @@ export async function authorizeFolderMove(
     const path = subtree.find((f) => f.id === resident.folderId)!.path;
     access.requireChange("edit", resident.subject, place(path), place(moved(path)));
   }
+  return movedSecrets;
 }

@@ -78,7 +78,8 @@ export const folderOperations = {
     summary:
       "Rename a folder in place (everything below it, and imports that show it, follow) or change its description. " +
       "A rename is allowed only when the caller may edit every folder, secret, import and proxied service it moves, " +
-      "at the old path and at the new one.",
+      "at the old path and at the new one. Subscribers see each moved secret leave its old path (`secret:delete`) and " +
+      "arrive at its new one (`secret:create`).",
     audience: "principal",
     input: updateFolderInput,
     output: z.object({ folder: folderSchema }),
@@ -94,11 +95,22 @@ export const folderOperations = {
       const name = input.name ?? folder.name;
       const to = joinPath(parent!, name);
       const now = ctx.clock.now().toISOString();
-      await ctx.withTransaction(async (tx) => {
-        if (to !== folder.path) await authorizeFolderMove(tx, scope, await folderSubtree(tx, env, folder.path), folder.path, to);
+      await writeSecrets(ctx, scope.project, async (tx, log) => {
+        const subtree = to !== folder.path ? await folderSubtree(tx, env, folder.path) : [];
+        const moved = subtree.length ? await authorizeFolderMove(tx, scope, subtree, folder.path, to) : [];
+        // Announced folder by folder, parents first, names in order, whatever order the store returned them in.
+        const rank = new Map(subtree.map((f, i) => [f.id, i]));
+        moved.sort((a, b) => rank.get(a.secret.folder.id)! - rank.get(b.secret.folder.id)! || (a.secret.key < b.secret.key ? -1 : a.secret.key > b.secret.key ? 1 : 0));
         const description = input.description !== undefined ? input.description : folder.description;
         if (!(await tx.repo(folderRepository).move(env, folder, to, { name, description }, now))) {
           throw new BadRequestError(`Folder '${to}' already exists`);
+        }
+        // No secret event means "moved": a subscriber of the old path sees it go, one of the new path sees it come.
+        const tags = moved.some((m) => m.secret.tagIds.length) ? await tx.repo(tagRepository).ofProject(scope.project.id) : new Map<string, TagRow>();
+        for (const { secret, toPath } of moved) {
+          const slugs = tagSlugsOf(secret.tagIds, tags);
+          log.record("secret:delete", env, secret.folder.path, secret.key, slugs);
+          log.record("secret:create", env, toPath, secret.key, slugs);
         }
       });
       return { folder: toFolder((await folders.byId(env.id, folder.id))!) };

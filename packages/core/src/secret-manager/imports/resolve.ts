@@ -75,7 +75,7 @@ export async function importedSecrets(
     const items: SecretObject[] = [];
     for (const { env, folder } of chain) {
       const sourceView = { ...view, environment: env.slug };
-      const level = (await secrets.visible([folder.id], overridesOf)).flatMap((row) => presentRow(sourceView, row, folder) ?? []);
+      const level = (await secrets.visible([folder.id], overridesOf, undefined, view.cipher)).flatMap((row) => presentRow(sourceView, row, folder) ?? []);
       for (const secret of sortSecrets(level)) {
         if (shown.has(secret.secretKey)) continue;
         shown.add(secret.secretKey);

@@ -36,8 +36,9 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
   const orphans: string[] = [];
   for (const group of groupByKind(w, items, folders)) {
     const hashes = await mapPaced(group.items, w.pace, (i) => w.cipher.blindIndex(i.key));
+    const stored = w.cipher.storedIndexes(group.items.map((i) => i.key), hashes);
     if (!namesChecked) {
-      const existing = new Set((await w.secrets.ofKind(group.folder.id, hashes, group)).map((r) => r.keyHash));
+      const existing = new Set(w.cipher.current(await w.secrets.ofKind(group.folder.id, stored, group)).map((r) => r.keyHash));
       group.items.forEach((item, i) => existing.has(hashes[i]) && taken.push(describeKey(item.secretPath, item.key)));
     }
     if (group.type === "personal") {
@@ -45,7 +46,7 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
       // looked up when no secret of that name could be described there, and one it may not
       // describe is not overridden.
       for (const item of group.items) requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
-      const sharedRows = await w.secrets.ofKind(group.folder.id, hashes, { type: "shared", ownerId: "" });
+      const sharedRows = w.cipher.current(await w.secrets.ofKind(group.folder.id, stored, { type: "shared", ownerId: "" }));
       for (const row of sharedRows) requireOnSecret(w.access, "describeSecret", w.env.slug, decodeSecret(w.cipher, row, group.folder), w.tags);
       const shared = new Set(sharedRows.map((r) => r.keyHash));
       group.items.forEach((item, i) => !shared.has(hashes[i]) && orphans.push(describeKey(item.secretPath, item.key)));

@@ -27,13 +27,14 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   const sharedHashes = new Map<string, string[]>();
   for (const group of groupByKind(w, items, folders)) {
     const hashes = await mapPaced(group.items, w.pace, (i) => w.cipher.blindIndex(i.key));
-    const rows = new Map((await w.secrets.ofKind(group.folder.id, hashes, group, { forUpdate: true })).map((r) => [r.keyHash, r]));
+    const stored = w.cipher.storedIndexes(group.items.map((i) => i.key), hashes);
+    const rows = new Map(w.cipher.current(await w.secrets.ofKind(group.folder.id, stored, group, { forUpdate: true })).map((r) => [r.keyHash, r]));
     await mapPaced(group.items, w.pace, (item, i) => {
       const row = rows.get(hashes[i]);
       if (!row) return missing.push(describeKey(item.secretPath, item.key));
       found.set(item, { row, secret: decodeSecret(w.cipher, row, group.folder) });
     });
-    if (group.type === "shared") sharedHashes.set(group.folder.id, hashes);
+    if (group.type === "shared") sharedHashes.set(group.folder.id, stored);
   }
   if (missing.length) throw new NotFoundError(`Secret${missing.length > 1 ? "s" : ""} not found: ${missing.join(", ")}`);
 

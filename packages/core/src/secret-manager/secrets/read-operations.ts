@@ -41,7 +41,7 @@ export const readOperations = {
       const folderById = new Map(folders.map((f) => [f.id, f]));
       const overrides = input.includePersonalOverrides ?? input.include_personal_overrides ?? false;
       const secretRows = ctx.repo(secretRepository);
-      const rows = await (overrides ? secretRows.visible : secretRows.withOwn)([...folderById.keys()], principalId);
+      const rows = overrides ? await secretRows.visible([...folderById.keys()], principalId, undefined, cipher) : await secretRows.withOwn([...folderById.keys()], principalId);
       // Opening thousands of secrets takes a while: paced, so other requests are served meanwhile.
       const shown = await mapPaced(rows, pacer(ctx.inTransaction), (row) => presentRow(view, row, folderById.get(row.folderId)!));
       let secrets = shown.filter((s) => s !== undefined);
@@ -114,11 +114,11 @@ interface NameLookup {
 
 async function findByName(ctx: Context, folder: FolderRef, lookup: NameLookup): Promise<SecretRow | undefined> {
   const secrets = ctx.repo(secretRepository);
-  const hash = lookup.cipher.blindIndex(lookup.name);
-  if (lookup.type === undefined) return (await secrets.visible([folder.id], lookup.principalId, [hash]))[0];
+  const hashes = lookup.cipher.storedIndexes([lookup.name]);
+  if (lookup.type === undefined) return (await secrets.visible([folder.id], lookup.principalId, hashes, lookup.cipher))[0];
   if (lookup.type === "personal" && !lookup.principalId) return undefined;
   const kind = { type: lookup.type, ownerId: lookup.type === "personal" ? (lookup.principalId as string) : "" };
-  return (await secrets.ofKind(folder.id, [hash], kind))[0];
+  return (await secrets.ofKind(folder.id, hashes, kind))[0];
 }
 
 /**

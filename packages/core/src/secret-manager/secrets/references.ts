@@ -76,7 +76,7 @@ class Resolver {
     const env = await ctx.repo(accessRepository).liveEnvironment(projectId, target.environment);
     const folder = env && (await ctx.repo(folderRepository).find(env.id, target.secretPath));
     if (!folder) return undefined;
-    const [row] = await ctx.repo(secretRepository).visible([folder.id], principalId, [cipher.blindIndex(target.key)]);
+    const [row] = await ctx.repo(secretRepository).visible([folder.id], principalId, cipher.storedIndexes([target.key]), cipher);
     if (!row) return undefined;
     const secret = decodeSecret(cipher, row, folder);
     const object = permissionObject(target.environment, folder.path, secret.key, secret.tagIds, tags);

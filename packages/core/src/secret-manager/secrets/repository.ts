@@ -1,6 +1,7 @@
 import { defineRepository } from "../../kernel/context.js";
 import { tablesOf } from "../../storage/table.js";
 import { secretTables, type SecretRow, type SecretVersionRow } from "../tables.js";
+import type { ProjectCipher } from "../cipher.js";
 import { versionOf, type SecretType } from "./model.js";
 
 /** One kind of secret in a folder: the shared ones, or one owner's personal overrides. */
@@ -32,10 +33,18 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
     /**
      * The secrets a principal sees in some folders: the shared ones, each replaced by the
      * principal's own personal override of the same name where it has one. `keyHashes` narrows to
-     * some names.
+     * some names. During a data-key rotation overrides are matched by name only with the cipher's
+     * help (`current`): rows the rotation has not reached carry the old key's blind index.
      */
-    visible: async (folderIds: readonly string[], principalId: string | undefined, keyHashes?: readonly string[]): Promise<SecretRow[]> =>
-      overridden(await withOwn(folderIds, principalId, keyHashes)),
+    visible: async (
+      folderIds: readonly string[],
+      principalId: string | undefined,
+      keyHashes?: readonly string[],
+      cipher?: Pick<ProjectCipher, "current">,
+    ): Promise<SecretRow[]> => {
+      const rows = await withOwn(folderIds, principalId, keyHashes);
+      return overridden(cipher ? cipher.current(rows) : rows);
+    },
 
     withOwn,
 
@@ -103,6 +112,18 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
         await w.secretVersions.insertMany(rows.map(versionOf));
         await w.secrets.delete({ id: { in: rows.map((r) => r.id) } });
         for (const [folderId, hashes] of sharedNames) await w.secrets.delete({ folderId, type: "personal", keyHash: { in: [...hashes] } });
+      }),
+
+    /**
+     * Removes one principal's personal overrides in a project with their history: its membership
+     * is gone, and an override left behind would speak for it again were it ever re-added.
+     */
+    removePersonalOf: (projectId: string, ownerId: string): Promise<void> =>
+      ctx.withTransaction(async (tx) => {
+        const w = tablesOf(tx.storage, secretTables);
+        const owned = { projectId, type: "personal", ownerId };
+        await w.secretVersions.delete(owned);
+        await w.secrets.delete(owned);
       }),
   };
 });

@@ -5,6 +5,7 @@ import { insertSecrets, newSecretFrom, planCreates } from "./create.js";
 import type { SecretRow } from "../tables.js";
 import { decodeSecret, sealContent, versionOf, type MetadataItem, type PlainSecret, type SecretChanges, type SecretType } from "./model.js";
 import { tagSlugsOf } from "./view.js";
+import { requireReadsForNamesInUse } from "./names-in-use.js";
 import { requireCouldDescribe, requireSecretChange } from "./visibility.js";
 import { assertDistinct, describeKey, groupByKind, resolveFolders, type WriteScope } from "./write-scope.js";
 
@@ -37,8 +38,9 @@ export interface WrittenSecret {
  *
  * Order of refusals: a name the caller could never describe is 403 before anything is looked up
  * (whether it exists is none of its business); then missing folders and secrets 404; then every
- * named secret is authorized, changed or not, as it is and as it will be (403); then name
- * conflicts (400).
+ * named secret is authorized, changed or not, as it is and as it will be (403), and a rename into a
+ * name a proxied service's credential uses takes reading the value (403, names-in-use.ts); then
+ * name conflicts (400).
  */
 export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[], mode: MissingMode): Promise<(WrittenSecret | undefined)[]> {
   await mapPaced(items, w.pace, (item) => {
@@ -58,7 +60,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     const newKeys = group.items.flatMap((i) => (i.changes.newKey !== undefined && i.changes.newKey !== i.key ? [i.changes.newKey] : []));
     const names = [...group.items.map((i) => i.key), ...newKeys];
     const hashOf = new Map(await mapPaced(names, w.pace, (k) => [k, w.cipher.blindIndex(k)] as const));
-    const rows = await w.secrets.ofKind(group.folder.id, [...new Set(hashOf.values())], group, { forUpdate: true });
+    const rows = w.cipher.current(await w.secrets.ofKind(group.folder.id, w.cipher.storedIndexes([...hashOf.keys()], [...hashOf.values()]), group, { forUpdate: true }));
     const byHash = new Map(rows.map((r) => [r.keyHash, r]));
     // A new name may be neither an existing secret's nor another item's final name.
     const finalNames = new Set<string>();
@@ -87,6 +89,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
   await mapPaced(planned, w.pace, ({ current, next }) =>
     requireSecretChange(w.access, { environment, secret: current }, { environment, secret: next }, w.tags),
   );
+  await requireReadsForNamesInUse(w, planned);
   if (conflicts.length) throw new BadRequestError(`A secret with this name already exists: ${conflicts.join(", ")}`);
 
   const changed = planned.filter((p) => !sameSecret(p.current, p.next));
@@ -162,7 +165,8 @@ function writeOf(w: WriteScope, { row, current, next }: PlannedUpdate): { row: S
     reminderRepeatDays: next.reminderRepeatDays,
     skipMultilineEncoding: next.skipMultilineEncoding,
   };
-  if (next.key !== current.key) patch.keyHash = w.cipher.blindIndex(next.key);
+  // Always: a row written before a data-key rotation moves to the current key's index with its seal.
+  patch.keyHash = w.cipher.blindIndex(next.key);
   const contentChanged =
     next.key !== current.key || next.value !== current.value || next.comment !== current.comment || !sameMetadata(next.metadata, current.metadata);
   if (contentChanged) Object.assign(patch, sealContent(w.cipher, next));

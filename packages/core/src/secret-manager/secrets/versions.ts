@@ -54,7 +54,8 @@ export const versionOperations = {
     async run(ctx, _actor, input, { access, cipher, project, env, row, folder }) {
       const current = decodeSecret(cipher, row, folder);
       const view: ReadView = { access, cipher, projectId: project.id, environment: env.slug, tags: await ctx.repo(tagRepository).ofProject(project.id), viewValue: true };
-      if (!present(view, current)) throw new PermissionDeniedError(`You are not allowed to describeSecret secret '${current.key}'`);
+      // Named by id: a refusal must not tell the caller the name it may not describe (issue 15, principle 11).
+      if (!present(view, current)) throw new PermissionDeniedError("You are not allowed to describeSecret this secret");
       // The current state is item 0; the stored earlier states follow it.
       const withCurrent = input.offset === 0;
       const earlier = await ctx.repo(secretRepository).versions(row.id, {
@@ -78,6 +79,11 @@ export const versionOperations = {
     run: (ctx, actor, input, scope) =>
       withSecretWrite(ctx, actor, scope, async (w) => {
         const current = decodeSecret(w.cipher, scope.row, scope.folder);
+        // Named by id: answers name the secret only to a caller that may describe it (issue 15, principle 11),
+        // and whether a version exists is told only to one that may read the value as it is now.
+        const now = present(w.view, current);
+        const named = now ? `secret '${current.key}'` : "this secret";
+        if (!now || now.secretValueHidden) throw new PermissionDeniedError(`You are not allowed to readValue ${named}`);
         let old = current;
         if (input.version !== current.version) {
           const stored = await w.secrets.version(scope.row.id, input.version);
@@ -86,7 +92,7 @@ export const versionOperations = {
         }
         // Bringing a value back must not hand the caller (or the secret's readers) a value it could never read.
         const readable = present(w.view, old, [current]);
-        if (!readable || readable.secretValueHidden) throw new PermissionDeniedError(`You are not allowed to readValue secret '${current.key}' at version ${input.version}`);
+        if (!readable || readable.secretValueHidden) throw new PermissionDeniedError(`You are not allowed to readValue ${named} at version ${input.version}`);
         const changes = { value: old.value, comment: old.comment, metadata: old.metadata };
         const [written] = await updateSecrets(w, [{ secretPath: scope.folder.path, key: current.key, type: current.type, changes }], "failOnNotFound");
         return { secret: presentWritten(w.view, written!.secret, written!.before) };

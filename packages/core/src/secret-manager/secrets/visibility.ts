@@ -109,13 +109,15 @@ export function present(view: ReadView, secret: PlainSecret, alsoAs: readonly Pl
 export function presentWritten(view: ReadView, secret: PlainSecret, before?: PlainSecret): SecretObject {
   const states = before ? [secret, before] : [secret];
   const readable = view.viewValue && holdsOnAll(view, "readValue", states);
-  const shown = toSecretObject(secret, { projectId: view.projectId, environment: view.environment, tags: view.tags }, !readable);
-  if (!holdsOnAll(view, "describeSecret", states)) {
-    shown.secretComment = "";
-    shown.secretMetadata = [];
-    shown.tags = [];
-    shown.secretReminderNote = null;
-    shown.secretReminderRepeatDays = null;
-  }
-  return shown;
+  return toSecretObject(describedOnly(view, secret, before), { projectId: view.projectId, environment: view.environment, tags: view.tags }, !readable);
+}
+
+/**
+ * A written secret as far as the caller may describe it before and after the write: without
+ * comment, metadata, reminder and tags when it may not. Every view of a written secret (the
+ * plain one above, the ciphertext view of tag changes) is made from this.
+ */
+export function describedOnly(view: ReadView, secret: PlainSecret, before?: PlainSecret): PlainSecret {
+  if (holdsOnAll(view, "describeSecret", before ? [secret, before] : [secret])) return secret;
+  return { ...secret, comment: "", metadata: [], tagIds: [], reminderNote: null, reminderRepeatDays: null };
 }

@@ -29,6 +29,8 @@ export interface WriteScope extends SecretScope {
   readonly view: ReadView;
   /** Called once per item of a long loop: yields to other requests when rehearsing, never in a transaction. */
   readonly pace: Pace;
+  /** Reads of other areas (hooks): the transaction, or the plain context when rehearsing. */
+  readonly context: Context;
 }
 
 export interface WriteOptions {
@@ -55,7 +57,7 @@ export async function withSecretWrite<T>(
   const now = ctx.clock.now().toISOString();
   // A batch decides what depends only on the folder once per folder.
   const access = options.rehearse ? placeAccess(scope.access) : scope.access;
-  const scopeOf = (parts: Pick<WriteScope, "secrets" | "folders" | "log" | "tags" | "pace">): WriteScope => ({
+  const scopeOf = (parts: Pick<WriteScope, "secrets" | "folders" | "log" | "tags" | "pace" | "context">): WriteScope => ({
     ...scope,
     ...parts,
     access,
@@ -65,7 +67,7 @@ export async function withSecretWrite<T>(
     view: { access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
   });
   const inTransaction = (tx: Context, log: ChangeRecorder, tags: ReadonlyMap<string, TagRow>) =>
-    write(scopeOf({ secrets: tx.repo(secretRepository), folders: tx.repo(folderRepository), log, tags, pace: unpaced }));
+    write(scopeOf({ secrets: tx.repo(secretRepository), folders: tx.repo(folderRepository), log, tags, pace: unpaced, context: tx }));
 
   if (!options.rehearse || ctx.inTransaction) {
     return writeSecrets(ctx, scope.project, async (tx, log) => inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id)));
@@ -82,6 +84,7 @@ export async function withSecretWrite<T>(
         log: rehearsal.log,
         tags: rehearsal.tags,
         pace: pacer(false),
+        context: rehearsal.context(ctx),
       }),
     );
     outcome = { value };
@@ -89,7 +92,7 @@ export async function withSecretWrite<T>(
     outcome = { failure };
   }
   return writeSecrets(ctx, scope.project, async (tx, log) => {
-    const untouched = stamp !== undefined && tx.storage.writeStamp?.() === stamp;
+    const untouched = stamp !== undefined && rehearsal.verifiable && tx.storage.writeStamp?.() === stamp;
     if (!untouched && !(await rehearsal.holds(tx))) return inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id));
     // The same reads would lead the writer to the same refusal.
     if ("failure" in outcome) throw outcome.failure;

@@ -73,9 +73,29 @@ function actorOf(row: AccessTokenRow): Actor {
   }
 }
 
-/** Re-checks that an actor's token is still live (long-lived streams call this periodically). */
-export async function isTokenLive(ctx: Context, actor: Actor): Promise<boolean> {
+/** Tokens' expiry by token id, or null once revoked or gone: for the re-checks of long-lived streams. */
+const tokenLiveness = defineCache<{ expiresAt: string | null }>({
+  name: "token-liveness",
+  capacity: ACCESS_CACHE_CAPACITY,
+  ttlMs: ACCESS_CACHE_TTL_MS,
+  dependsOnAccess: true,
+});
+
+/**
+ * Re-checks that an actor's token is still live (long-lived streams call this periodically).
+ * Cached like access (any write to the tokens table drops it); `maxAgeMs` asks for an answer read
+ * from storage at most that long ago, for a change another node made.
+ */
+export async function isTokenLive(ctx: Context, actor: Actor, maxAgeMs?: number): Promise<boolean> {
   if (actor.type === "anonymous") return false;
-  const row = await ctx.repo(authRepository).tokenById(actor.tokenId);
-  return !!row && row.revokedAt === null && row.expiresAt > ctx.clock.now().toISOString();
+  const now = ctx.clock.now();
+  const cache = ctx.caches.get(tokenLiveness);
+  let entry = cache.get(actor.tokenId, now.getTime(), maxAgeMs);
+  if (!entry) {
+    const version = cache.version;
+    const row = await ctx.repo(authRepository).tokenById(actor.tokenId);
+    entry = { expiresAt: row && row.revokedAt === null ? row.expiresAt : null };
+    cache.set(actor.tokenId, entry, { version, now: now.getTime() });
+  }
+  return entry.expiresAt !== null && entry.expiresAt > now.toISOString();
 }

@@ -3,6 +3,7 @@ import { accessTables, type IdentityRow } from "../../access/tables.js";
 import { defineRepository } from "../../kernel/context.js";
 import { newId } from "../../kernel/ids.js";
 import { tablesOf } from "../../storage/table.js";
+import { membershipsRemoved, removedMembership } from "../hooks.js";
 import { tenancyTables, type ClientSecretRow, type UniversalAuthRow } from "../tables.js";
 
 /** The login methods an identity has, by Infisical's names (universal auth is the only one here). */
@@ -64,6 +65,7 @@ export const identityRepository = defineRepository("identities", (ctx) => {
         if (memberships.length) await a.membershipRoles.delete({ membershipId: { in: memberships.map((m) => m.id) } });
         await a.identityPrivileges.delete({ identityId: identity.id });
         await a.projectMemberships.delete({ identityId: identity.id });
+        if (memberships.length) await tx.emit(membershipsRemoved, { memberships: memberships.map(removedMembership), at });
         await w.clientSecrets.delete({ identityId: identity.id });
         await w.universalAuths.delete({ identityId: identity.id });
         await w.accessTokens.update({ actorType: "identity", actorId: identity.id, revokedAt: null }, { revokedAt: at });

@@ -2,6 +2,7 @@ import { accessTables, type MembershipRoleRow, type MembershipRow } from "../../
 import { defineRepository, type Context } from "../../kernel/context.js";
 import { newId } from "../../kernel/ids.js";
 import { tablesOf } from "../../storage/table.js";
+import { membershipsRemoved, removedMembership } from "../hooks.js";
 
 /** Whose membership: a user's or a machine identity's. */
 export interface Principal {
@@ -61,6 +62,7 @@ export const membershipRepository = defineRepository("memberships", (ctx) => {
           await tables.projectMemberships.delete({ id });
           removed.push({ membership, roles });
         }
+        if (removed.length) await tx.emit(membershipsRemoved, { memberships: removed.map((r) => removedMembership(r.membership)), at: tx.clock.now().toISOString() });
         return removed;
       }),
 

@@ -3,6 +3,7 @@ import { accessTables, type OrgMembershipRow } from "../../access/tables.js";
 import { defineRepository, type Context } from "../../kernel/context.js";
 import { newId, randomAlphanumeric, slugify } from "../../kernel/ids.js";
 import { tablesOf } from "../../storage/table.js";
+import { membershipsRemoved, removedMembership } from "../hooks.js";
 import { tenancyTables, type OrganizationRow, type UserRow } from "../tables.js";
 
 export const organizationRepository = defineRepository("organizations", (ctx) => {
@@ -87,6 +88,7 @@ export const organizationRepository = defineRepository("organizations", (ctx) =>
           const ids = memberships.map((m) => m.id);
           await w.membershipRoles.delete({ membershipId: { in: ids } });
           await w.projectMemberships.delete({ id: { in: ids } });
+          await tx.emit(membershipsRemoved, { memberships: memberships.map(removedMembership), at: tx.clock.now().toISOString() });
         }
         await w.orgMemberships.delete({ id: membershipId });
         return current;

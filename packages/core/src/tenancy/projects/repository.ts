@@ -30,7 +30,11 @@ export const projectRepository = defineRepository("projects", (ctx) => {
   return {
     slugTaken: async (orgId: string, slug: string): Promise<boolean> => (await t.projects.findOne({ orgId, slug })) !== undefined,
     /** A data key of the organization, by id. */
-    orgDataKey: (orgId: string, id: string): Promise<DataKeyRow | undefined> => tablesOf(ctx.storage, keyTables).kmsKeys.findOne({ id, orgId }),
+    /**
+     * A data key of the organization itself: never one of its projects' keys, which are theirs alone
+     * (issue 15, principle 12 — a project created on another's key could read what it seals).
+     */
+    orgDataKey: (orgId: string, id: string): Promise<DataKeyRow | undefined> => tablesOf(ctx.storage, keyTables).kmsKeys.findOne({ id, orgId, projectId: null }),
     /** A project's environments in their listed order, soft-deleted ones included. */
     environmentsOf: (projectId: string): Promise<EnvironmentRow[]> => t.environments.find({ projectId }, { orderBy: [["position", "asc"]] }),
 

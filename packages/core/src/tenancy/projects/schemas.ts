@@ -4,6 +4,23 @@ import { isoDateTime, slugPattern, uuid } from "../../kernel/schemas.js";
 export const PROJECT_TYPES = ["secret-manager", "cert-manager", "kms", "secret-scanning", "pam", "agent-vault"] as const;
 export const PROJECT_TEMPLATES = ["default"] as const;
 
+/**
+ * The types of SPEC.md's list that Strongroom has a product for. `secret-scanning` and `pam` are
+ * Infisical products Strongroom does not build: creating such a project would give an empty shell
+ * that no route serves, so it is refused with 422 naming the supported types (README, Projects).
+ */
+export const SUPPORTED_PROJECT_TYPES = ["secret-manager", "cert-manager", "kms", "agent-vault"] as const satisfies readonly (typeof PROJECT_TYPES)[number][];
+
+const supported = new Set<string>(SUPPORTED_PROJECT_TYPES);
+
+/** A project type to create: one of SPEC.md's, and one Strongroom serves. */
+const creatableProjectType = z
+  .enum(PROJECT_TYPES)
+  .refine((type) => supported.has(type), {
+    error: (issue) =>
+      `Strongroom does not offer ${String(issue.input)} projects; the supported types are ${SUPPORTED_PROJECT_TYPES.join(", ")}`,
+  });
+
 export const environmentSummarySchema = z.object({ name: z.string(), slug: z.string(), id: z.string() });
 
 export const deletedEnvironmentSchema = z.object({
@@ -58,7 +75,7 @@ export const createProjectInput = z.object({
   slug: z.string().min(5).max(64).regex(slugPattern, "lower-case letters, digits and hyphens").optional(),
   kmsKeyId: z.string().optional(),
   template: z.string().min(1).max(64).default("default"),
-  type: z.enum(PROJECT_TYPES).default("secret-manager"),
+  type: creatableProjectType.default("secret-manager"),
   shouldCreateDefaultEnvs: z.boolean().default(true),
   hasDeleteProtection: z.boolean().default(false),
   /** Needed when the calling user belongs to more than one organization. */

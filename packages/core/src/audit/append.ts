@@ -1,0 +1,177 @@
+import { accessRepository } from "../access/repository.js";
+import type { Context } from "../kernel/context.js";
+import { tablesOf, UniqueViolationError } from "../storage/table.js";
+import { tenancyTables } from "../tenancy/tables.js";
+import { entryHash, GENESIS_HASH } from "./chain.js";
+import { chainOf, type AuditDraft } from "./drafts.js";
+import { newSalt, type AuditKeys } from "./keys.js";
+import { auditRepository } from "./repository.js";
+import { newEntryId, toRow } from "./rows.js";
+import type { AuditEntry } from "./schemas.js";
+
+/**
+ * Placing drafts in their chains: resolve what the recorder could not know without a lookup
+ * (a project's organization, an actor's name), then per chain lock the head, number and hash the
+ * entries, insert them in one statement and move the head — all inside the caller's transaction.
+ */
+
+/** Small lookups cached for the life of the instance: projects never change organization, names rarely matter to the minute. */
+export class PlaceResolver {
+  private readonly projectOrg = new Map<string, string | null>();
+  private readonly names = new Map<string, string | null>();
+  private readonly userOrg = new Map<string, string | null>();
+
+  /** Resolves every draft; those whose lookups are all cached (nearly all) without an await. */
+  async resolveAll(ctx: Context, drafts: readonly AuditDraft[]): Promise<AuditDraft[]> {
+    const out: AuditDraft[] = [];
+    for (const draft of drafts) out.push(this.fromCache(draft) ?? (await this.resolve(ctx, draft)));
+    return out;
+  }
+
+  private fromCache(draft: AuditDraft): AuditDraft | undefined {
+    if (draft.actor.type === "unknownUser" && draft.outcome === "success") return undefined;
+    let { orgId, projectId } = draft;
+    if (projectId !== null) {
+      if (!this.projectOrg.has(projectId)) return undefined;
+      const owner = this.projectOrg.get(projectId)!;
+      if (owner === null || (orgId !== null && owner !== orgId)) projectId = null;
+      else orgId = owner;
+    }
+    if (orgId === null && draft.actor.type === "user" && draft.actor.id) {
+      if (!this.userOrg.has(draft.actor.id)) return undefined;
+      orgId = this.userOrg.get(draft.actor.id)!;
+    }
+    let name = draft.actor.name;
+    if (name === null && draft.actor.id) {
+      const key = `${draft.actor.type}:${draft.actor.id}`;
+      if (!this.names.has(key)) return undefined;
+      name = this.names.get(key)!;
+    }
+    if (orgId === draft.orgId && projectId === draft.projectId && name === draft.actor.name) return draft;
+    return { ...draft, orgId, projectId, actor: { ...draft.actor, name } };
+  }
+
+  async resolve(ctx: Context, input: AuditDraft): Promise<AuditDraft> {
+    const draft = await this.loggedIn(ctx, input);
+    let { orgId, projectId } = draft;
+    if (projectId !== null) {
+      const owner = await this.orgOfProject(ctx, projectId);
+      // A project that does not exist (a guessed id) gets no chain: the entry goes to the actor's organization.
+      if (owner === null || (orgId !== null && owner !== orgId)) projectId = null;
+      else orgId = owner;
+    }
+    if (orgId === null && draft.actor.type === "user" && draft.actor.id) orgId = await this.orgOfUser(ctx, draft.actor.id);
+    const name = draft.actor.name ?? (draft.actor.id ? await this.nameOf(ctx, draft.actor.type, draft.actor.id) : null);
+    if (orgId === draft.orgId && projectId === draft.projectId && name === draft.actor.name) return draft;
+    return { ...draft, orgId, projectId, actor: { ...draft.actor, name } };
+  }
+
+  /** A successful login is the principal's: recorded as theirs, in their organization's chain. */
+  private async loggedIn(ctx: Context, draft: AuditDraft): Promise<AuditDraft> {
+    if (draft.actor.type !== "unknownUser" || draft.outcome !== "success") return draft;
+    const t = tablesOf(ctx.storage, { users: tenancyTables.users, universalAuths: tenancyTables.universalAuths });
+    if (typeof draft.metadata.email === "string") {
+      const user = await t.users.findOne({ email: draft.metadata.email });
+      if (user) return { ...draft, actor: { type: "user", id: user.id, name: user.email } };
+    }
+    if (typeof draft.metadata.clientId === "string") {
+      const auth = await t.universalAuths.findOne({ clientId: draft.metadata.clientId });
+      const identity = auth && (await ctx.repo(accessRepository).identity(auth.identityId));
+      if (identity) return { ...draft, orgId: identity.orgId, actor: { type: "identity", id: identity.id, name: identity.name } };
+    }
+    return draft;
+  }
+
+  private async orgOfProject(ctx: Context, projectId: string): Promise<string | null> {
+    if (this.projectOrg.has(projectId)) return this.projectOrg.get(projectId)!;
+    const project = await ctx.repo(accessRepository).projectById(projectId);
+    const orgId = project?.orgId ?? null;
+    if (project) this.remember(this.projectOrg, projectId, orgId);
+    return orgId;
+  }
+
+  private async orgOfUser(ctx: Context, userId: string): Promise<string | null> {
+    if (this.userOrg.has(userId)) return this.userOrg.get(userId)!;
+    const memberships = await ctx.repo(accessRepository).orgMembershipsOfUser(userId);
+    // A user in several organizations acting outside any of them: the instance chain.
+    const orgId = memberships.length === 1 ? memberships[0].orgId : null;
+    this.remember(this.userOrg, userId, orgId);
+    return orgId;
+  }
+
+  private async nameOf(ctx: Context, type: string, id: string): Promise<string | null> {
+    const key = `${type}:${id}`;
+    if (this.names.has(key)) return this.names.get(key)!;
+    let name: string | null = null;
+    if (type === "user") name = (await tablesOf(ctx.storage, { users: tenancyTables.users }).users.get(id))?.email ?? null;
+    else if (type === "identity") name = (await ctx.repo(accessRepository).identity(id))?.name ?? null;
+    this.remember(this.names, key, name);
+    return name;
+  }
+
+  private remember<V>(map: Map<string, V>, key: string, value: V): void {
+    if (map.size >= 10_000) map.clear();
+    map.set(key, value);
+  }
+}
+
+/** Appends resolved drafts in `tx`; returns the entries in their public form (for sinks, after commit). */
+export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonly AuditDraft[]): Promise<AuditEntry[]> {
+  const byChain = new Map<string, AuditDraft[]>();
+  for (const draft of drafts) {
+    const chain = chainOf(draft);
+    const list = byChain.get(chain);
+    if (list) list.push(draft);
+    else byChain.set(chain, [draft]);
+  }
+  const repo = tx.repo(auditRepository);
+  const now = tx.clock.now().toISOString();
+  const out: AuditEntry[] = [];
+  // Heads are locked in one order everywhere, so two nodes flushing overlapping chains cannot deadlock.
+  for (const chain of [...byChain.keys()].sort()) {
+    const list = byChain.get(chain)!;
+    let head = await repo.lockHead(chain);
+    if (!head) {
+      const fresh = { id: chain, orgId: list[0].orgId, projectId: list[0].projectId, seq: 0, hash: GENESIS_HASH, firstSeq: 1, updatedAt: now };
+      try {
+        // Waits for another node creating the same head; a write inside a transaction fails alone (savepoint).
+        await repo.createHead(fresh);
+        head = fresh;
+      } catch (error) {
+        if (!(error instanceof UniqueViolationError)) throw error;
+        head = await repo.lockHead(chain);
+        if (!head) throw error;
+      }
+    }
+    let { seq, hash } = head;
+    const rows = [];
+    for (const draft of list) {
+      seq += 1;
+      const fields = {
+        id: newEntryId(),
+        chain,
+        seq,
+        createdAt: draft.at,
+        orgId: draft.orgId,
+        projectId: draft.projectId,
+        environment: draft.environment,
+        secretPath: draft.secretPath,
+        actor: { type: draft.actor.type, metadata: { id: draft.actor.id, name: draft.actor.name } },
+        event: { type: draft.eventType, metadata: draft.metadata },
+        outcome: draft.outcome,
+        ipAddress: draft.ipAddress,
+        userAgent: draft.userAgent,
+        count: draft.count,
+        salt: newSalt(),
+        prevHash: hash,
+      };
+      hash = entryHash(fields);
+      const entry: AuditEntry = { ...fields, hash };
+      out.push(entry);
+      rows.push(toRow(entry, keys, draft.secretKeys));
+    }
+    await repo.insertEntries(rows);
+    await repo.moveHead(chain, seq, hash, now);
+  }
+  return out;
+}

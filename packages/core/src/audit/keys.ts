@@ -1,0 +1,73 @@
+import { createHmac, createPrivateKey, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
+import { open, packSealed, seal, unpackSealed } from "../crypto/aead.js";
+import type { KeyRing } from "../crypto/keyring.js";
+import { tablesOf, UniqueViolationError, type Storage } from "../storage/table.js";
+import type { AuditMetadata } from "./schemas.js";
+import { auditTables } from "./tables.js";
+
+/** The instance-wide data key audit metadata is sealed under (a `kms_keys` row with this fixed id). */
+export const AUDIT_DATA_KEY_ID = "audit-log-metadata";
+/** The checkpoint signing key's id (one per instance; a new id when it is ever replaced). */
+export const AUDIT_SIGNING_KEY_ID = "audit-signing-1";
+
+/**
+ * The audit log's keys, loaded once at start: the data key that seals metadata (and derives the
+ * blind index of secret keys), and the Ed25519 checkpoint key, its private half sealed under the
+ * root key. Two nodes starting together end up with the same keys.
+ */
+export interface AuditKeys {
+  sealMetadata(salt: string, metadata: AuditMetadata): string;
+  /** Throws when the sealed text was altered. */
+  openMetadata(sealed: string): { salt: string; metadata: AuditMetadata };
+  blindIndex(secretKey: string): string;
+  readonly signing: { readonly keyId: string; readonly privateKey: KeyObject; readonly publicKeySpki: string };
+}
+
+export const newSalt = (): string => randomBytes(16).toString("base64url");
+
+export async function loadAuditKeys(storage: Storage, keys: KeyRing, now: Date): Promise<AuditKeys> {
+  const dataKey = await keys.ensureDataKey(storage, AUDIT_DATA_KEY_ID, "audit-log", now);
+  const blindKey = createHmac("sha256", dataKey).update("audit-blind-index").digest();
+  const signing = await loadSigningKey(storage, keys, now);
+  // The same few secret keys are named over and over: their indexes are kept.
+  const indexes = new Map<string, string>();
+  return {
+    sealMetadata: (salt, metadata) => packSealed(seal(dataKey, JSON.stringify({ s: salt, m: metadata }), AUDIT_DATA_KEY_ID)),
+    openMetadata(sealed) {
+      const { s, m } = JSON.parse(open(dataKey, unpackSealed(sealed), AUDIT_DATA_KEY_ID).toString("utf8")) as { s: string; m: AuditMetadata };
+      return { salt: s, metadata: m };
+    },
+    blindIndex(secretKey) {
+      let index = indexes.get(secretKey);
+      if (index === undefined) {
+        index = createHmac("sha256", blindKey).update(secretKey).digest("hex").slice(0, 32);
+        if (indexes.size >= 10_000) indexes.clear();
+        indexes.set(secretKey, index);
+      }
+      return index;
+    },
+    signing,
+  };
+}
+
+async function loadSigningKey(storage: Storage, keys: KeyRing, now: Date): Promise<AuditKeys["signing"]> {
+  const table = tablesOf(storage, auditTables).auditSigningKeys;
+  let row = await table.get(AUDIT_SIGNING_KEY_ID);
+  if (!row) {
+    const pair = generateKeyPairSync("ed25519");
+    try {
+      await table.insert({
+        id: AUDIT_SIGNING_KEY_ID,
+        publicKey: pair.publicKey.export({ format: "der", type: "spki" }).toString("base64"),
+        sealedPrivateKey: keys.sealWithRoot(pair.privateKey.export({ format: "der", type: "pkcs8" }), AUDIT_SIGNING_KEY_ID),
+        createdAt: now.toISOString(),
+      });
+    } catch (error) {
+      if (!(error instanceof UniqueViolationError)) throw error;
+    }
+    row = await table.get(AUDIT_SIGNING_KEY_ID);
+    if (!row) throw new Error("audit signing key missing after creation");
+  }
+  const privateKey = createPrivateKey({ key: keys.openWithRoot(row.sealedPrivateKey, row.id), format: "der", type: "pkcs8" });
+  return { keyId: row.id, privateKey, publicKeySpki: row.publicKey };
+}

@@ -1,0 +1,87 @@
+import type { Actor } from "../kernel/actor.js";
+import type { Clock } from "../kernel/clock.js";
+import type { CallObserver, ObservedCall, OperationObserver } from "../kernel/operation.js";
+import { actorOf, metadataOf, outcomeOf, placeOf, secretKeysOf, type AuditDraft } from "./drafts.js";
+import { eventTypeOf, UNAUDITED_OPERATIONS, type AuditEventType } from "./event-types.js";
+import type { AuditLog } from "./log.js";
+
+/** The draft of one call, from what the call knows when it settles (or, for a change, before it commits). */
+export function draftOf(type: string, actor: Actor, at: Date, input: unknown, scope: unknown, error: unknown, result: unknown): AuditDraft {
+  const who = actorOf(actor);
+  const place = placeOf(input, scope, result);
+  const metadata = metadataOf(input, result, error);
+  // Anonymous failures belong to no organization whatever they name (a project id is kept in the
+  // metadata): they go to the instance chain, counted per address and minute, so a caller without
+  // a token cannot flood a project's chain. What they aimed at is kept, up to ten names.
+  const anonymousFailure = who.type === "unknownUser" && error !== undefined;
+  if (anonymousFailure) {
+    const target = typeof metadata.email === "string" ? metadata.email : typeof metadata.clientId === "string" ? metadata.clientId : undefined;
+    if (target) metadata.target = target;
+  }
+  return {
+    eventType: type,
+    outcome: outcomeOf(error),
+    at: at.toISOString(),
+    actor: { type: who.type, id: who.id, name: who.name },
+    orgId: anonymousFailure ? null : (place.orgId ?? who.orgId),
+    projectId: anonymousFailure ? null : place.projectId,
+    environment: place.environment,
+    secretPath: place.secretPath,
+    ipAddress: actor.request?.ip ?? null,
+    userAgent: actor.request?.userAgent ?? null,
+    metadata,
+    secretKeys: secretKeysOf(input),
+    count: 1,
+  };
+}
+
+/**
+ * The audit log plugged into every operation call (`bindOperation`'s observer): a read's entry is
+ * queued when it settles; a change's entry is written in its first transaction, before the
+ * commit — or, when it opened none, in one of its own before the answer. A refusal or failure is
+ * queued like a read (nothing changed). Operations marked `hook` record at their audit hook.
+ */
+export function auditObserver(log: AuditLog, clock: Clock): OperationObserver {
+  const watchers = new Map<string, CallObserver | null>();
+  const watcherFor = (key: string): CallObserver | null => {
+    if (UNAUDITED_OPERATIONS.has(key)) return null;
+    // An operation missing from the table is still recorded, under its key; the route-table test names it.
+    const type: AuditEventType = eventTypeOf(key) ?? { type: key, kind: "change" };
+    const draft = (call: ObservedCall, error: unknown, result: unknown) =>
+      draftOf(type.type, call.actor, clock.now(), call.input, call.scope, error, result);
+    if (type.kind === "read") {
+      return {
+        settled(call, error, result) {
+          if (type.hook && error === undefined) return;
+          log.enqueue(draft(call, error, result));
+        },
+      };
+    }
+    const settle = async (call: ObservedCall, error: unknown, result: unknown) => {
+      if (error !== undefined) log.enqueue(draft(call, error, undefined));
+      else await log.write([draft(call, undefined, result)]);
+    };
+    if (type.after) return { settled: settle };
+    return {
+      beforeCommit: (tx, call) => log.appendIn(tx, [draft(call, undefined, undefined)]),
+      async settled(call, error, result) {
+        if (!call.recorded) return settle(call, error, result);
+        // Committed with its entry, then failed: the failure is recorded too, so no outcome is
+        // hidden (an operation doing this belongs among the `after` ones; the route test finds it).
+        if (error !== undefined) log.enqueue(draft(call, error, undefined));
+      },
+    };
+  };
+  return {
+    begin(key) {
+      let watcher = watchers.get(key);
+      if (watcher === undefined) {
+        watcher = watcherFor(key);
+        watchers.set(key, watcher);
+      }
+      if (watcher === null) return undefined;
+      log.admit();
+      return watcher;
+    },
+  };
+}

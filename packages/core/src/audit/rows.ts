@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import type { AuditKeys } from "./keys.js";
+import type { AuditEntry } from "./schemas.js";
+import type { AuditRow } from "./tables.js";
+
+/** Between the stored row (metadata sealed, secret keys as blind indexes) and the public entry. */
+
+export function toRow(entry: AuditEntry, keys: AuditKeys, secretKeys: readonly string[]): AuditRow {
+  return {
+    id: entry.id,
+    chainId: entry.chain,
+    seq: entry.seq,
+    createdAt: entry.createdAt,
+    orgId: entry.orgId,
+    projectId: entry.projectId,
+    environment: entry.environment,
+    secretPath: entry.secretPath,
+    actorType: entry.actor.type,
+    actorId: entry.actor.metadata.id,
+    actorName: entry.actor.metadata.name,
+    eventType: entry.event.type,
+    outcome: entry.outcome,
+    ipAddress: entry.ipAddress,
+    userAgent: entry.userAgent,
+    metadata: keys.sealMetadata(entry.salt, entry.event.metadata),
+    // Space-delimited so one `contains` finds a key among a batch's.
+    secretKeyIndex: secretKeys.length ? ` ${secretKeys.map(keys.blindIndex).join(" ")} ` : null,
+    count: entry.count,
+    prevHash: entry.prevHash,
+    hash: entry.hash,
+  };
+}
+
+/** The public entry of a stored row; throws when its sealed metadata was altered. */
+export function toEntry(row: AuditRow, keys: AuditKeys): AuditEntry {
+  const { salt, metadata } = keys.openMetadata(row.metadata);
+  return {
+    id: row.id,
+    chain: row.chainId,
+    seq: row.seq,
+    createdAt: row.createdAt,
+    orgId: row.orgId,
+    projectId: row.projectId,
+    environment: row.environment,
+    secretPath: row.secretPath,
+    actor: { type: row.actorType as AuditEntry["actor"]["type"], metadata: { id: row.actorId, name: row.actorName } },
+    event: { type: row.eventType, metadata },
+    outcome: row.outcome as AuditEntry["outcome"],
+    ipAddress: row.ipAddress,
+    userAgent: row.userAgent,
+    count: row.count,
+    salt,
+    prevHash: row.prevHash,
+    hash: row.hash,
+  };
+}
+
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * An entry id: a UUIDv7 whose 12 bits after the version count up within a millisecond, so ids made
+ * by one node sort in the order its entries were made — the tiebreak of "newest first" between
+ * entries of one millisecond (or of one instant of a test's manual clock).
+ */
+export function newEntryId(): string {
+  const now = Date.now();
+  if (now > lastMs) {
+    lastMs = now;
+    counter = 0;
+  } else if (++counter > 0xfff) {
+    lastMs++;
+    counter = 0;
+  }
+  const time = lastMs.toString(16).padStart(12, "0");
+  const random = randomUUID();
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${counter.toString(16).padStart(3, "0")}-${random.slice(19)}`;
+}

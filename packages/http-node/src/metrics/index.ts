@@ -1,0 +1,3 @@
+export { createMetrics, type StrongroomMetrics, type ResponseReport, type AuditSinkLag, type StorageObserver, type PoolLoad } from "./registry.js";
+export { instrumentStorage } from "./storage.js";
+export { serveMetrics, METRICS_PATH, type MetricsServer } from "./server.js";

@@ -1,0 +1,17 @@
+declare module "parse-prometheus-text-format" {
+  interface Sample {
+    labels?: Record<string, string>;
+    value?: string;
+    buckets?: Record<string, string>;
+    count?: string;
+    sum?: string;
+  }
+  interface MetricFamily {
+    name: string;
+    help: string;
+    type: "COUNTER" | "GAUGE" | "HISTOGRAM" | "SUMMARY" | "UNTYPED";
+    metrics: Sample[];
+  }
+  /** Parses the Prometheus text exposition format (as prom2json would). */
+  export default function parsePrometheusTextFormat(text: string): MetricFamily[];
+}
