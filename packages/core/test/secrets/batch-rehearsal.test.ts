@@ -119,6 +119,12 @@ forEachStore("a big batch prepared outside its transaction", (store) => {
     expect(w.events.filter((e) => e.projectId === w.projectId)).toEqual([]);
   });
 
+  it("renames a batch of secrets (a check that reads another area's state runs in the transaction)", async () => {
+    await w.sr.secrets.updateMany(w.admin, { ...at(w), mode: "failOnNotFound", secrets: names.map((secretKey) => ({ secretKey, newSecretName: `RENAMED_${secretKey}` })) });
+    const now = await listed();
+    expect(names.every((name) => !now.has(name) && now.get(`RENAMED_${name}`)?.version === 2)).toBe(true);
+  });
+
   it("refuses a folder that went away meanwhile", async () => {
     await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "app" });
     storage.beforeNextTransaction(() => w.sr.folders.delete(w.admin, { projectId: w.projectId, environment: "dev", folderIdOrName: "app" }));
