@@ -3,8 +3,9 @@
  * loop: `node bench/latency-probe.mjs '<json spec>'`. Keep-alive connections each send requests in
  * a closed loop (with `pauseMs` between an answer and the next request) for `seconds`, and print
  * one JSON line: each request's latency in ms, its start time (ms since the probe started) and
- * the count of non-2xx answers. `batch` makes each request's body a fresh upsert of `batch.size`
- * secrets whose values change per request, so every batch really writes.
+ * the count of non-2xx answers. `batch` makes each request's body an upsert of `batch.size`
+ * secrets whose values change per request, so every batch really writes: of the same names each
+ * time (updates), or with `batch.fresh` of new names each time (creates).
  *
  * Plain JavaScript: started with `node` directly, it costs no TypeScript loader.
  */
@@ -23,7 +24,9 @@ const deadline = t0 + spec.seconds * 1000;
 function bodyFor(n) {
   if (spec.batch) {
     const secrets = new Array(spec.batch.size);
-    for (let i = 0; i < spec.batch.size; i++) secrets[i] = { secretKey: `${spec.batch.prefix}_${i}`, secretValue: `value-${n}-${i}-${"x".repeat(24)}` };
+    // `fresh`: new names every request (every batch creates); else the same names (every batch updates).
+    const prefix = spec.batch.fresh ? `${spec.batch.prefix}_${process.pid}_${n}` : spec.batch.prefix;
+    for (let i = 0; i < spec.batch.size; i++) secrets[i] = { secretKey: `${prefix}_${i}`, secretValue: `value-${n}-${i}-${"x".repeat(24)}` };
     return JSON.stringify({ ...spec.batch.fields, mode: "upsert", secrets });
   }
   return spec.body;

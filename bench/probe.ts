@@ -11,8 +11,8 @@ export interface ProbeSpec {
   method?: "GET" | "POST" | "PATCH";
   headers?: Record<string, string>;
   body?: string;
-  /** Each request a fresh `mode: upsert` batch of `size` secrets named `<prefix>_<i>`, values changed per request. */
-  batch?: { size: number; prefix: string; fields: Record<string, unknown> };
+  /** Each request a `mode: upsert` batch of `size` secrets, values changed per request; `fresh`: new names each time. */
+  batch?: { size: number; prefix: string; fresh?: boolean; fields: Record<string, unknown> };
   connections?: number;
   pauseMs?: number;
   seconds: number;

@@ -25,7 +25,7 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
 import { sendError, sendFile, sendJson, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
-import { answerText } from "./sliced-json.js";
+import { answerText } from "./answers/sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
 import type { Route } from "./routes/route.js";
 import { pipeEventStream, subscriptionFrames } from "./sse.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { answerText, SLICED_ARRAY_MIN, slicedJson } from "../src/sliced-json.js";
+import { answerText, SLICED_ARRAY_MIN, slicedJson } from "../src/answers/sliced-json.js";
 
 const big = (n: number, item: (i: number) => unknown) => Array.from({ length: n }, (_, i) => item(i));
 

@@ -23,6 +23,8 @@ export interface KyselyStorageOptions<S extends Schema> {
    * connection from the reads of unrelated requests.
    */
   maxConcurrentTransactions?: number;
+  /** See `Storage.writeStamp` (SQLite: this connection's changes and the file's data version). */
+  writeStamp?: () => string;
 }
 
 /** Runs of a transaction the database aborted for a conflict (deadlock, serialization), in all. */
@@ -60,6 +62,7 @@ export function createKyselyStorage<S extends Schema>(options: KyselyStorageOpti
       ...(options.shared ? { shared: true } : {}),
       schema,
       inTransaction: scope.inTransaction,
+      writeStamp: options.writeStamp,
       tables: Object.fromEntries(statements.map(([key, table]) => [key, kyselyTable(table, scope)])) as unknown as TablesOf<S>,
       transaction: scope.inTransaction
         ? (fn) => fn(storage)

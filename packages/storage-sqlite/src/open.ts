@@ -48,5 +48,12 @@ export async function storageOver<S extends Schema>(database: Database.Database,
     await db.destroy();
     throw error;
   }
-  return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema, readNow: statements.readNow });
+  // Every write of this process goes through this one connection (total_changes counts them as
+  // they run, committed or not); data_version moves when another process commits to the file.
+  const stamp = database.prepare("select total_changes() as changes, data_version as version from pragma_data_version");
+  const writeStamp = () => {
+    const { changes, version } = stamp.get() as { changes: number; version: number };
+    return `${changes}:${version}`;
+  };
+  return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema, readNow: statements.readNow, writeStamp });
 }

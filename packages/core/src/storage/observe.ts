@@ -18,6 +18,7 @@ export function observeWrites<S extends Schema>(storage: Storage<S>, watched: re
       schema: inner.schema,
       inTransaction: inner.inTransaction,
       tables,
+      writeStamp: inner.writeStamp && (() => inner.writeStamp?.()),
       transaction: inner.inTransaction
         ? (fn) => fn(outer)
         : async (fn) => {

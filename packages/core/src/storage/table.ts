@@ -105,6 +105,12 @@ export interface Storage<S extends Schema = Schema> {
    * serialization failure), `fn` runs again from the start: it must not act outside the storage.
    */
   transaction<T>(fn: (tx: Storage<S>) => Promise<T>): Promise<T>;
+  /**
+   * A value that changes whenever anything is written to the database, by this process or another
+   * (rolled-back writes may change it too); undefined where the store cannot tell cheaply (several
+   * nodes on PostgreSQL). Lets work prepared outside a transaction know nothing changed since.
+   */
+  writeStamp?(): string | undefined;
   /** True for the storage handed to a `transaction` callback. */
   readonly inTransaction: boolean;
   close(): Promise<void>;

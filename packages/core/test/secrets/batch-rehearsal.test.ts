@@ -68,8 +68,14 @@ forEachStore("a big batch prepared outside its transaction", (store) => {
   const batch = (mode: "upsert" | "failOnNotFound", keys: readonly string[], value: string) =>
     w.sr.secrets.updateMany(w.admin, { ...at(w), mode, secrets: keys.map((secretKey) => ({ secretKey, secretValue: value })) });
 
-  it("writes the batch when nothing changed meanwhile", async () => {
+  it("writes the batch when nothing changed meanwhile, and announces it once written", async () => {
+    w.events.length = 0;
     const { secrets } = await batch("upsert", [...names, "NEW_ONE"], "v2");
+    const mine = w.events.filter((e) => e.projectId === w.projectId);
+    expect(mine.map((e) => [e.eventType, (e.payload as unknown[]).length])).toEqual([
+      ["secret:update", SIZE],
+      ["secret:create", 1],
+    ]);
     expect(secrets).toHaveLength(SIZE + 1);
     const now = await listed();
     expect([...now.values()].every((s) => s.secretValue === "v2")).toBe(true);
@@ -107,8 +113,16 @@ forEachStore("a big batch prepared outside its transaction", (store) => {
   });
 
   it("refuses as it would have refused inside the transaction, writing nothing", async () => {
+    w.events.length = 0;
     expect((await rejection(batch("failOnNotFound", [...names, "MISSING"], "v2"))).code).toBe("NotFound");
     expect([...(await listed()).values()].every((s) => s.secretValue === "v1" && s.version === 1)).toBe(true);
+    expect(w.events.filter((e) => e.projectId === w.projectId)).toEqual([]);
+  });
+
+  it("renames a batch of secrets (a check that reads another area's state runs in the transaction)", async () => {
+    await w.sr.secrets.updateMany(w.admin, { ...at(w), mode: "failOnNotFound", secrets: names.map((secretKey) => ({ secretKey, newSecretName: `RENAMED_${secretKey}` })) });
+    const now = await listed();
+    expect(names.every((name) => !now.has(name) && now.get(`RENAMED_${name}`)?.version === 2)).toBe(true);
   });
 
   it("refuses a folder that went away meanwhile", async () => {
@@ -116,5 +130,35 @@ forEachStore("a big batch prepared outside its transaction", (store) => {
     storage.beforeNextTransaction(() => w.sr.folders.delete(w.admin, { projectId: w.projectId, environment: "dev", folderIdOrName: "app" }));
     const refused = await rejection(w.sr.secrets.createMany(w.admin, { ...at(w, "dev", "/app"), secrets: names.map((secretKey) => ({ secretKey, secretValue: "x" })) }));
     expect(refused.code).toBe("NotFound");
+  });
+
+  describe("permission checks decided once per folder where only the folder can matter", () => {
+    it("still checks each secret when a rule looks at names", async () => {
+      const appOnly = await w.userWith([
+        await w.role("app-writer", [{ subject: "secrets", action: ["read", "create", "edit", "delete"], conditions: { secretName: { $glob: "KEY_*" } } }]),
+      ]);
+      const keys = [...names.slice(0, SIZE - 1), "OTHER"];
+      const refused = await rejection(w.sr.secrets.updateMany(appOnly, { ...at(w), mode: "upsert", secrets: keys.map((secretKey) => ({ secretKey, secretValue: "v2" })) }));
+      expect(refused.code).toBe("PermissionDenied");
+      expect(refused.message).toContain("OTHER");
+      expect([...(await listed()).values()].every((s) => s.secretValue === "v1")).toBe(true);
+      // Every name the rule allows: written.
+      await w.sr.secrets.updateMany(appOnly, { ...at(w), mode: "upsert", secrets: names.map((secretKey) => ({ secretKey, secretValue: "v2" })) });
+      expect([...(await listed()).values()].every((s) => s.secretValue === "v2")).toBe(true);
+    });
+
+    it("decides by folder when rules look only at places", async () => {
+      await w.sr.folders.create(w.admin, { projectId: w.projectId, environment: "dev", name: "app" });
+      const appFolder = await w.userWith([
+        await w.role("folder-writer", [{ subject: "secrets", action: ["read", "create", "edit", "delete"], conditions: { secretPath: { $glob: "/app" } } }]),
+      ]);
+      const secrets = names.map((secretKey) => ({ secretKey, secretValue: "v2", secretPath: "/app" }));
+      await w.sr.secrets.updateMany(appFolder, { ...at(w), mode: "upsert", secrets });
+      const refused = await rejection(w.sr.secrets.updateMany(appFolder, { ...at(w), mode: "upsert", secrets: [...secrets, { secretKey: "ROOTED", secretValue: "x", secretPath: "/" }] }));
+      expect(refused.code).toBe("PermissionDenied");
+      expect((await listed()).has("ROOTED")).toBe(false);
+      const { secrets: inApp } = await w.sr.secrets.list(w.admin, at(w, "dev", "/app"));
+      expect(inApp).toHaveLength(SIZE);
+    });
   });
 });

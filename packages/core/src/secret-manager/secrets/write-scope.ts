@@ -8,7 +8,8 @@ import type { SecretScope } from "../scope.js";
 import type { SecretActor, TagRow } from "../tables.js";
 import { tagRepository } from "../tags/repository.js";
 import { writeSecrets } from "./change-log.js";
-import { Rehearsal, type ChangeRecorder, type FolderLookup } from "./rehearsal.js";
+import { placeAccess } from "./batching/place-access.js";
+import { Rehearsal, type ChangeRecorder, type FolderLookup } from "./batching/rehearsal.js";
 import type { FolderRef, SecretType } from "./model.js";
 import { secretRepository, type SecretRepository } from "./repository.js";
 import type { ReadView } from "./visibility.js";
@@ -54,13 +55,16 @@ export async function withSecretWrite<T>(
 ): Promise<T> {
   const profile = await actorProfile(ctx, actor);
   const now = ctx.clock.now().toISOString();
+  // A batch decides what depends only on the folder once per folder.
+  const access = options.rehearse ? placeAccess(scope.access) : scope.access;
   const scopeOf = (parts: Pick<WriteScope, "secrets" | "folders" | "log" | "tags" | "pace" | "context">): WriteScope => ({
     ...scope,
     ...parts,
+    access,
     author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
     principalId: profile.id,
     now,
-    view: { access: scope.access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
+    view: { access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
   });
   const inTransaction = (tx: Context, log: ChangeRecorder, tags: ReadonlyMap<string, TagRow>) =>
     write(scopeOf({ secrets: tx.repo(secretRepository), folders: tx.repo(folderRepository), log, tags, pace: unpaced, context: tx }));
@@ -68,6 +72,8 @@ export async function withSecretWrite<T>(
   if (!options.rehearse || ctx.inTransaction) {
     return writeSecrets(ctx, scope.project, async (tx, log) => inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id)));
   }
+  // Taken before the first read: where the store tells, an unchanged stamp at the write spares reading everything again.
+  const stamp = ctx.storage.writeStamp?.();
   const rehearsal = new Rehearsal(scope.project.id, await ctx.repo(tagRepository).ofProject(scope.project.id));
   let outcome: { value: T } | { failure: unknown };
   try {
@@ -78,7 +84,7 @@ export async function withSecretWrite<T>(
         log: rehearsal.log,
         tags: rehearsal.tags,
         pace: pacer(false),
-        context: ctx,
+        context: rehearsal.context(ctx),
       }),
     );
     outcome = { value };
@@ -86,7 +92,8 @@ export async function withSecretWrite<T>(
     outcome = { failure };
   }
   return writeSecrets(ctx, scope.project, async (tx, log) => {
-    if (!(await rehearsal.holds(tx))) return inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id));
+    const untouched = stamp !== undefined && rehearsal.verifiable && tx.storage.writeStamp?.() === stamp;
+    if (!untouched && !(await rehearsal.holds(tx))) return inTransaction(tx, log, await tx.repo(tagRepository).ofProject(scope.project.id));
     // The same reads would lead the writer to the same refusal.
     if ("failure" in outcome) throw outcome.failure;
     await rehearsal.perform(tx, log);

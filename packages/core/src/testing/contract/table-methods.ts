@@ -101,6 +101,20 @@ export function tableMethodTests(storage: StorageUnderTest): void {
     expect((await universalAuths.get(rows[11_999].id))!.failedLogins).toBe(12_000);
   });
 
+  it("writeStamp, where the store gives one, stays while only reads run and moves with every write", async () => {
+    const store = storage();
+    if (!store.writeStamp) return;
+    const { users } = store.tables;
+    const before = store.writeStamp();
+    await users.find({});
+    expect(store.writeStamp()).toBe(before);
+    await users.insert(user(1));
+    const inserted = store.writeStamp();
+    expect(inserted).not.toBe(before);
+    await store.transaction((tx) => tx.tables.users.update({ id: user(1).id }, { firstName: "Changed" }));
+    expect(store.writeStamp()).not.toBe(inserted);
+  });
+
   it("delete removes matching rows and returns how many", async () => {
     const { users } = storage().tables;
     await users.insertMany([user(1, { lastName: "A" }), user(2, { lastName: "B" }), user(3, { lastName: "A" })]);

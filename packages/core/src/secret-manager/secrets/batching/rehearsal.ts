@@ -1,11 +1,11 @@
-import type { Context } from "../../kernel/context.js";
-import { BadRequestError } from "../../kernel/errors.js";
-import { folderRepository } from "../folders/repository.js";
-import type { TagRow } from "../tables.js";
-import { tagRepository } from "../tags/repository.js";
-import type { SecretChangeLog } from "./change-log.js";
-import type { FolderRef } from "./model.js";
-import { secretRepository, type SecretRepository } from "./repository.js";
+import type { Context } from "../../../kernel/context.js";
+import { BadRequestError } from "../../../kernel/errors.js";
+import { folderRepository } from "../../folders/repository.js";
+import type { TagRow } from "../../tables.js";
+import { tagRepository } from "../../tags/repository.js";
+import type { SecretChangeLog } from "../change-log.js";
+import type { FolderRef } from "../model.js";
+import { secretRepository, type SecretRepository } from "../repository.js";
 
 /** The folder lookups a secret write makes. */
 export interface FolderLookup {
@@ -71,6 +71,31 @@ export class Rehearsal {
     return { find: this.recording("folders", "find", real.find) as FolderLookup["find"] };
   }
 
+  /** Set when the writer read through the plain context (a hook of another area): reads this class cannot replay. */
+  private opaque = false;
+
+  /** False once the writer read what `holds` cannot read again. */
+  get verifiable(): boolean {
+    return !this.opaque;
+  }
+
+  /**
+   * The context as the rehearsing writer sees it: what it reads through it (hooks of other areas)
+   * is not recorded, so using it makes the rehearsal unverifiable and the write runs again inside
+   * the transaction.
+   */
+  context(ctx: Context): Context {
+    const mark = () => {
+      this.opaque = true;
+    };
+    return {
+      ...ctx,
+      repo: (def) => (mark(), ctx.repo(def)),
+      emit: (hook, payload) => (mark(), ctx.emit(hook, payload)),
+      withTransaction: (fn) => (mark(), ctx.withTransaction(fn)),
+    };
+  }
+
   readonly log: ChangeRecorder = {
     record: (...args: Recorded) => {
       this.changes.push(args);
@@ -87,6 +112,7 @@ export class Rehearsal {
 
   /** Inside the transaction: whether every read (and the tags) still finds what the rehearsal found. */
   async holds(tx: Context): Promise<boolean> {
+    if (this.opaque) return false;
     const repos = { secrets: tx.repo(secretRepository) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>, folders: tx.repo(folderRepository) };
     for (const read of this.reads) {
       const repo = repos[read.repo] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
