@@ -1,6 +1,8 @@
 import { openSync } from "node:fs";
 import pino from "pino";
-import type { Logger } from "./logger.js";
+
+/** Receives each entry as one line of JSON (no trailing newline). */
+export type Logger = (line: string) => unknown;
 
 /** A logger that hands lines to a buffered asynchronous writer; `flush` writes what is pending at once. */
 export interface BufferedLogger extends Logger {

@@ -1,4 +1,4 @@
-import { bufferedLogger } from "./log-writer.js";
+import { bufferedLogger, type Logger } from "./log-writer.js";
 
 /** One line per request. Deliberately has no room for headers, bodies, query strings or tokens. */
 export interface RequestLogEntry {
@@ -33,8 +33,7 @@ export interface WarnLogEntry {
 
 export type LogEntry = RequestLogEntry | ErrorLogEntry | WarnLogEntry;
 
-/** Receives each entry as one line of JSON (no trailing newline). */
-export type Logger = (line: string) => unknown;
+export type { Logger } from "./log-writer.js";
 
 let stdoutLogger: Logger | undefined;
 

@@ -46,6 +46,16 @@ describe("server settings", () => {
       STRONGROOM_SCHEDULER_TICK_MS: "5000",
       STRONGROOM_DRAIN_TIMEOUT_MS: "3000",
       STRONGROOM_MAX_EVENT_STREAMS: "100",
+      METRICS_PORT: "9100",
+      METRICS_HOST: "10.0.0.5",
+      TLS_CERT_FILE: "/etc/strongroom/tls.crt",
+      TLS_KEY_FILE: "/etc/strongroom/tls.key",
+      STRONGROOM_AUDIT_FILE: "/var/log/strongroom/audit.jsonl",
+      STRONGROOM_AUDIT_FILE_MAX_BYTES: "1048576",
+      STRONGROOM_AUDIT_FILE_KEEP: "3",
+      STRONGROOM_AUDIT_WEBHOOK_URL: "https://siem.example/hook",
+      STRONGROOM_AUDIT_WEBHOOK_SECRET: "hook-signing-secret",
+      STRONGROOM_AUDIT_SINK_BUFFER: "500",
     });
     expect(settings).toEqual({
       port: 9000,
@@ -64,6 +74,14 @@ describe("server settings", () => {
       schedulerTickMs: 5000,
       drainTimeoutMs: 3000,
       maxEventStreams: 100,
+      metrics: { port: 9100, host: "10.0.0.5" },
+      tls: { certFile: "/etc/strongroom/tls.crt", keyFile: "/etc/strongroom/tls.key" },
+      auditSinks: {
+        file: { path: "/var/log/strongroom/audit.jsonl", maxBytes: 1048576, keep: 3 },
+        // The audit webhook trusts the alert webhooks' CA unless STRONGROOM_AUDIT_WEBHOOK_CA names its own.
+        webhook: { url: "https://siem.example/hook", secret: "hook-signing-secret", caFile: "/etc/strongroom/webhook-ca.pem" },
+        bufferEntries: 500,
+      },
     });
   });
 
