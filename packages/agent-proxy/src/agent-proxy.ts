@@ -27,6 +27,8 @@ export interface AgentProxyOptions {
   allowPrivateTargets?: boolean;
   /** Extra PEM CAs trusted for upstream TLS (for internal services). */
   upstreamCa?: string | readonly string[];
+  /** PEM CAs trusted for the Strongroom server's certificate (a private CA), on top of Node's roots. */
+  serverCa?: string | readonly string[];
   /** 32 bytes sealing the data directory's secrets, instead of its key file. */
   sealingKey?: Buffer;
   /** Receives one JSON line per request and per lifecycle event; stdout by default. */
@@ -67,7 +69,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
   const event = (level: "info" | "warn" | "error", msg: string, details: Record<string, unknown> = {}) => write({ level, msg, ...details });
   const listen = typeof options.listen === "string" ? parseListen(options.listen) : (options.listen ?? DEFAULT_LISTEN);
   const limits = resolveLimits(options.limits);
-  const controlPlane = new ControlPlane(options.server);
+  const controlPlane = new ControlPlane(options.server, options.serverCa ? { ca: [options.serverCa].flat() } : {});
   const serverUrl = new URL(controlPlane.baseUrl);
   if (serverUrl.protocol === "http:" && !isLoopback(serverUrl.hostname)) {
     event("warn", "the server URL is plain http: the proxy's token and the credential values it fetches cross the network unencrypted", {
@@ -116,6 +118,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
       decisions.clear();
       await server?.close();
       upstream.close();
+      await controlPlane.close();
       stop(reason);
     })());
   const revoked = (error: ProxyRevokedError) => {

@@ -14,6 +14,8 @@ export const USAGE = `Usage: strongroom-agent-proxy --server URL [--enrollment-t
   --data-dir DIR            CA, sealed key and token; default ./agent-proxy-data (STRONGROOM_AGENT_PROXY_DATA_DIR)
   --allow-private-targets   allow private and loopback upstreams; link-local and metadata stay refused
                             (STRONGROOM_ALLOW_PRIVATE_TARGETS=true)
+  --ca-file FILE            PEM of the CA that signed the server's certificate, for a private CA
+                            (STRONGROOM_CA_FILE, as for the strongroom CLI; NODE_EXTRA_CA_CERTS also works)
   --upstream-ca FILE        extra PEM CAs trusted for upstream TLS (STRONGROOM_AGENT_PROXY_UPSTREAM_CA)
   --limit NAME=VALUE        a bound, repeatable (STRONGROOM_AGENT_PROXY_LIMITS=NAME=VALUE,...); names:
                             ${LIMIT_NAMES.join(", ")}
@@ -44,6 +46,7 @@ export function readCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv):
       listen: { type: "string" },
       "data-dir": { type: "string" },
       "allow-private-targets": { type: "boolean" },
+      "ca-file": { type: "string" },
       "upstream-ca": { type: "string" },
       limit: { type: "string", multiple: true },
       "key-fd": { type: "string" },
@@ -58,6 +61,7 @@ export function readCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv):
   if (!server) throw new Error("--server is required");
   if (!/^https?:\/\//i.test(server)) throw new Error(`--server must be an http:// or https:// URL, not "${server}"`);
   const enrollmentToken = values["enrollment-token"] ?? env.STRONGROOM_ENROLLMENT_TOKEN;
+  const serverCaFile = values["ca-file"] ?? env.STRONGROOM_CA_FILE;
   const caFile = values["upstream-ca"] ?? env.STRONGROOM_AGENT_PROXY_UPSTREAM_CA;
   const keySource = sealingKeySource(values["key-fd"] ?? env.STRONGROOM_AGENT_PROXY_KEY_FD, values["key-file"] ?? env.STRONGROOM_AGENT_PROXY_KEY_FILE, env.STRONGROOM_AGENT_PROXY_KEY);
   const limits = parseLimits([env.STRONGROOM_AGENT_PROXY_LIMITS ?? "", ...(values.limit ?? [])]);
@@ -69,6 +73,7 @@ export function readCliOptions(argv: readonly string[], env: NodeJS.ProcessEnv):
       listen: parseListen(values.listen ?? env.STRONGROOM_AGENT_PROXY_LISTEN ?? "127.0.0.1:14322"),
       dataDir: values["data-dir"] ?? env.STRONGROOM_AGENT_PROXY_DATA_DIR ?? "./agent-proxy-data",
       allowPrivateTargets: values["allow-private-targets"] ?? truthy(env.STRONGROOM_ALLOW_PRIVATE_TARGETS),
+      ...(serverCaFile ? { serverCa: readFileSync(serverCaFile, "utf8") } : {}),
       ...(caFile ? { upstreamCa: readFileSync(caFile, "utf8") } : {}),
       ...(keySource ? { sealingKey: readSealingKey(keySource) } : {}),
       limits,

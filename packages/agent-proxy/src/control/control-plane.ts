@@ -1,5 +1,6 @@
 import { agentChannel as channel } from "@strongroom/core/agent";
 import type { z } from "zod";
+import { describeTlsCode, serverClient, type ServerClient } from "./server-trust.js";
 
 /**
  * The proxy's client for the server's agent-proxy channel (DESIGN.md §7). Answers are checked
@@ -57,16 +58,25 @@ export class ControlPlaneRefusedError extends Error {
 export interface ControlPlaneOptions {
   /** Per call. Default 10 s. */
   timeoutMs?: number;
+  /** PEM CAs trusted for the server's certificate besides Node's roots (`--ca-file`). */
+  ca?: readonly string[];
 }
 
 export class ControlPlane {
   readonly baseUrl: string;
   readonly #timeoutMs: number;
+  readonly #client: ServerClient;
   #accessToken: string | null = null;
 
   constructor(baseUrl: string, options: ControlPlaneOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#client = serverClient(options.ca);
+  }
+
+  /** Closes the connections kept to the server. */
+  close(): Promise<void> {
+    return this.#client.close();
   }
 
   useAccessToken(token: string): void {
@@ -105,7 +115,7 @@ export class ControlPlane {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(this.baseUrl + path, {
+      response = await this.#client.fetch(this.baseUrl + path, {
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -139,5 +149,5 @@ function describeFetchError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (error.name === "TimeoutError") return "timed out";
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? error.message;
+  return cause?.code ? describeTlsCode(cause.code) : (cause?.message ?? error.message);
 }
