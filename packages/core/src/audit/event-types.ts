@@ -21,8 +21,12 @@ export interface AuditEventType {
   readonly after?: true;
 }
 
-/** Operations deliberately not recorded: liveness and readiness probes carry no actor and touch nothing. */
-export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set(["system.status", "system.ready"]);
+/**
+ * Operations deliberately not recorded: liveness and readiness probes, and the public DER CRL that
+ * relying parties fetch without a token — none carries an actor, reads anything secret or changes
+ * anything, and recording them would let anyone fill the instance chain.
+ */
+export const UNAUDITED_OPERATIONS: ReadonlySet<string> = new Set(["system.status", "system.ready", "certificateRevocation.downloadCrl"]);
 
 const r = (type: string): AuditEventType => ({ type, kind: "read" });
 const c = (type: string): AuditEventType => ({ type, kind: "change" });
