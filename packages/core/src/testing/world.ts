@@ -57,6 +57,8 @@ export interface TestWorldOptions {
   dynamicSecretProviders?: StrongroomOptions["dynamicSecretProviders"];
   /** Where the instance logs. Default: JSON lines on stderr. */
   log?: StrongroomOptions["log"];
+  /** The audit log; `false` for tests that must own every transaction the storage sees. */
+  audit?: StrongroomOptions["audit"];
 }
 
 export async function createTestWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
@@ -66,7 +68,7 @@ export async function createTestWorld(options: TestWorldOptions = {}): Promise<T
   const bus = options.bus ?? createLocalBus();
   const events: ProjectEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config, certManager: options.certManager, dynamicSecretProviders: options.dynamicSecretProviders, log: options.log });
+  const sr = await createStrongroom({ storage, rootKey, clock, bus, config: options.config, certManager: options.certManager, dynamicSecretProviders: options.dynamicSecretProviders, log: options.log, audit: options.audit });
   const boot = await sr.admin.bootstrap(anonymous, { email: "owner@acme.test", password: "correct horse battery", organization: "Acme" });
   const adminToken = boot.identity.credentials.token;
   const admin = await sr.authenticate(adminToken);
