@@ -6,6 +6,7 @@
 export * from "../storage/columns.js";
 export * from "../storage/table.js";
 export { createMemoryStore } from "../storage/memory.js";
+export { lazyTables } from "../storage/lazy-tables.js";
 export {
   strongroomSchema,
   tablesByArea,

@@ -1,4 +1,5 @@
-import type { Schema, Storage, Table, TablesOf } from "./table.js";
+import { lazyTables } from "./lazy-tables.js";
+import type { Schema, Storage, Table } from "./table.js";
 
 /**
  * The same storage, telling `changed` about every write that changes rows of the `watched`
@@ -8,10 +9,12 @@ import type { Schema, Storage, Table, TablesOf } from "./table.js";
  */
 export function observeWrites<S extends Schema>(storage: Storage<S>, watched: readonly (keyof S & string)[], changed: () => void): Storage<S> {
   const keys = new Set<string>(watched);
+  const tablesOver = lazyTables(storage.schema, ({ inner, onWrite }: { inner: Storage<S>; onWrite: () => void }, key) => {
+    const table = inner.tables[key] as Table<any>;
+    return keys.has(key) ? observedTable(table, onWrite) : table;
+  });
   const wrap = (inner: Storage<S>, onWrite: () => void): Storage<S> => {
-    const tables = Object.fromEntries(
-      Object.entries(inner.tables as Record<string, Table<any>>).map(([key, table]) => [key, keys.has(key) ? observedTable(table, onWrite) : table]),
-    ) as TablesOf<S>;
+    const tables = tablesOver({ inner, onWrite });
     const outer: Storage<S> = {
       kind: inner.kind,
       ...(inner.shared ? { shared: true } : {}),

@@ -1,4 +1,4 @@
-import type { FindOptions, Schema, RowChange, Storage, Table, TablesOf, Where } from "@strongroom/core/storage";
+import { lazyTables, type FindOptions, type Schema, type RowChange, type Storage, type Table, type Where } from "@strongroom/core/storage";
 import type { StorageObserver } from "./registry.js";
 
 /**
@@ -7,15 +7,14 @@ import type { StorageObserver } from "./registry.js";
  * Only wrapped when metrics are on.
  */
 export function instrumentStorage<S extends Schema>(storage: Storage<S>, observer: StorageObserver): Storage<S> {
+  // One small object per table used (methods on the prototype).
+  const tablesOver = lazyTables(storage.schema, (inner: Storage<S>, key) => new TimedTable(inner.tables[key] as Table<unknown>, observer));
   const wrap = (inner: Storage<S>): Storage<S> => {
-    // One small object per table (methods on the prototype): a transaction wraps every table.
-    const tables: Record<string, Table<unknown>> = {};
-    for (const key in inner.tables) tables[key] = new TimedTable((inner.tables as Record<string, Table<unknown>>)[key], observer);
     const outer: Storage<S> = {
       kind: inner.kind,
       schema: inner.schema,
       inTransaction: inner.inTransaction,
-      tables: tables as TablesOf<S>,
+      tables: tablesOver(inner),
       transaction: inner.inTransaction
         ? (fn) => fn(outer)
         : (fn) => timed(observer, "transaction", () => inner.transaction((tx) => fn(wrap(tx))), (seconds, ok) => observer.transaction(seconds, ok)),
