@@ -86,9 +86,12 @@ function generalName(san: SubjectAltName): DerNode {
   return der.implicitPrimitive(tag, ip.bytes);
 }
 
+/** The subjectAltName extension's value, GeneralNames. */
+export const subjectAltNameValue = (sans: SubjectAltName[]): Buffer => toDer(der.sequence(sans.map(generalName)));
+
 /** Critical exactly when the subject is empty, as RFC 5280 §4.2.1.6 requires. */
-export function subjectAltNameExtension(sans: SubjectAltName[], subjectIsEmpty: boolean): DerNode {
-  return extension(OID.subjectAltName, subjectIsEmpty, der.sequence(sans.map(generalName)));
+export function subjectAltNameExtension(value: Buffer, subjectIsEmpty: boolean): DerNode {
+  return extension(OID.subjectAltName, subjectIsEmpty, value);
 }
 
 export const subjectKeyIdentifierExtension = (keyId: Uint8Array): DerNode =>

@@ -9,16 +9,19 @@ import {
   defaultSignatureAlgorithm,
 } from "./algorithms.js";
 import { signCertificate, randomSerial } from "./certificate-builder.js";
-import { keyIdentifier } from "./certificate-reader.js";
+import { type ParsedCertificate, keyIdentifier } from "./certificate-reader.js";
 import { parseCsr } from "./csr.js";
+import { decode } from "./der-reader.js";
 import { concatDer, derLength, toDer } from "./der-writer.js";
-import { buildName } from "./distinguished-name.js";
+import { buildName, commonNameOf, formatName, readName } from "./distinguished-name.js";
 import {
   basicConstraintsExtension,
   customExtension,
   extendedKeyUsageExtension,
   keyUsageExtension,
+  readSubjectAltNames,
   subjectAltNameExtension,
+  subjectAltNameValue,
   subjectKeyIdentifierExtension,
 } from "./extensions.js";
 import { assertIssuable } from "./issuance-rules.js";
@@ -40,15 +43,16 @@ export type IssueCertificateInput = Partial<Omit<ResolvedIssuance, "ttlMs">> & {
   csrPem?: string;
 };
 
-export interface IssuedCertificate {
+/**
+ * The certificate with what parseCertificate would read from it (taken from what was encoded, so
+ * issuing never reads back what it has just built).
+ */
+export interface IssuedCertificate extends ParsedCertificate {
   certificatePem: string;
   /** PKCS #8 PEM; absent when the certificate was issued for a CSR. */
   privateKeyPem?: string;
   /** Lower-case hex. */
   serialNumber: string;
-  fingerprintSha256: string;
-  notBefore: Date;
-  notAfter: Date;
   keyAlgorithm: KeyAlgorithm;
   signatureAlgorithm: SignatureAlgorithm;
 }
@@ -120,14 +124,17 @@ export async function issueCertificate(input: IssueCertificateInput): Promise<Is
     : generatedKey(keyAlgorithm);
   // Marks the rejection handled should the layout below throw first; the await still sees it.
   pendingKey.catch(() => undefined);
+  const sanValue = subjectAltNames.length > 0 ? subjectAltNameValue(subjectAltNames) : undefined;
   const leadingExtensions = concatDer([
     basicConstraintsExtension(isCA, pathLength),
     ...(keyUsages.length > 0 ? [keyUsageExtension(keyUsages)] : []),
     ...(extendedKeyUsages.length > 0 ? [extendedKeyUsageExtension(extendedKeyUsages)] : []),
-    ...(subjectAltNames.length > 0 ? [subjectAltNameExtension(subjectAltNames, subjectIsEmpty)] : []),
+    ...(sanValue ? [subjectAltNameExtension(sanValue, subjectIsEmpty)] : []),
   ]);
   const trailingExtensions = concatDer([...(issuer ? [issuer.authorityKeyIdentifier] : []), ...(input.customExtensions ?? []).map(customExtension)]);
   const subjectNameDer = toDer(subjectName);
+  const subjectAttributes = readName(decode(subjectNameDer));
+  const subjectText = formatName(subjectAttributes);
   const serial = randomSerial();
 
   const key = await pendingKey;
@@ -147,6 +154,12 @@ export async function issueCertificate(input: IssueCertificateInput): Promise<Is
     ...(key.generated ? { privateKeyPem: key.generated.privateKeyPem } : {}),
     serialNumber: serial.toString("hex"),
     fingerprintSha256: certificateFingerprint(certificate),
+    commonName: commonNameOf(subjectAttributes),
+    subject: subjectText,
+    issuer: issuer?.subject ?? subjectText,
+    isCA,
+    // Read back from the encoding: an IP address comes back in its canonical form.
+    subjectAltNames: readSubjectAltNames(sanValue),
     notBefore,
     notAfter,
     keyAlgorithm,

@@ -8,6 +8,7 @@ import { BadRequestError } from "../kernel/errors.js";
 import { type KeyAlgorithm, keyAlgorithmOf } from "./algorithms.js";
 import { keyIdentifier, publicKeyBits, readCertificate } from "./certificate-reader.js";
 import { encode } from "./der-reader.js";
+import { formatName, readName } from "./distinguished-name.js";
 import { authorityKeyIdentifierExtension, readBasicConstraints, readKeyIdentifier, readKeyUsages } from "./extensions.js";
 import { certificateDer, derToPem } from "./pem.js";
 import { MANAGED_EXTENSION_OIDS as OID } from "./vocabulary.js";
@@ -23,6 +24,8 @@ export interface PreparedIssuer {
   readonly certificatePem: string;
   /** Encoded, it becomes the issuer Name of what this CA signs. */
   readonly subjectName: Buffer;
+  /** The same Name as RFC 4514 text (the `issuer` of what this CA signs, as parseCertificate reads it). */
+  readonly subject: string;
   /** The authorityKeyIdentifier extension of everything this CA signs, encoded once. */
   readonly authorityKeyIdentifier: Buffer;
   readonly privateKey: KeyObject;
@@ -65,6 +68,7 @@ export function prepareIssuer(pair: IssuerKeyPair): PreparedIssuer {
     kind: "prepared-issuer" as const,
     certificatePem: derToPem(der, "CERTIFICATE"),
     subjectName: encode(cert.subjectName),
+    subject: formatName(readName(cert.subjectName)),
     // The CA's own SKI when it states one, so chains built by other tools still link up.
     authorityKeyIdentifier: authorityKeyIdentifierExtension(
       readKeyIdentifier(cert.extensions.get(OID.subjectKeyIdentifier)?.value) ?? keyIdentifier(publicKeyBits(cert.subjectPublicKeyInfo)),

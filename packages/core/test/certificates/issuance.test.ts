@@ -304,6 +304,22 @@ describe("parseCertificate", () => {
     expect(parseCertificate(x509.raw)).toEqual(parsed);
   });
 
+  it("what issuance says about its certificate is what parseCertificate reads from it", async () => {
+    const root = await createRootCa({ commonName: "Summary Root", organization: "Acme, Inc.", keyAlgorithm: "EC_prime256v1", ttlMs: 10 * DAY, now });
+    const intermediate = await createIntermediateCa({ parent: pair(root), commonName: "Summary Issuing", keyAlgorithm: "EC_prime256v1", ttlMs: 5 * DAY, now });
+    const issued = [
+      root,
+      intermediate,
+      await issueCertificate({ issuer: prepareIssuer(pair(intermediate)), subject: { commonName: "a.example.com", country: "de" }, subjectAltNames: sans, ttlMs: DAY, now }),
+      await issueCertificate({ issuer: pair(root), subjectAltNames: [{ type: "ip_address", value: "2001:0db8:0000::0001" }], ttlMs: DAY, now }),
+      await issueCertificate({ issuer: "self-signed", subject: { commonName: "self" }, domainComponents: ["example", "com"], ttlMs: DAY, now }),
+    ];
+    for (const certificate of issued) {
+      const { certificatePem: _pem, privateKeyPem: _key, keyAlgorithm: _k, signatureAlgorithm: _s, ...said } = certificate;
+      expect(said).toEqual(parseCertificate(certificate.certificatePem));
+    }
+  });
+
   it("answers a 400 for something that is not a certificate", () => {
     expect(() => parseCertificate("-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n")).toThrow(BadRequestError);
     expect(() => parseCertificate("hello")).toThrow(BadRequestError);

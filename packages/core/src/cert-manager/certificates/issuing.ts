@@ -2,7 +2,6 @@ import type { ProjectRow } from "../../access/tables.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError } from "../../kernel/errors.js";
 import { withoutRoots } from "../../x509/chain.js";
-import { parseCertificate } from "../../x509/certificate-reader.js";
 import { issueCertificate, type IssuerInput } from "../../x509/issue.js";
 import type { PreparedIssuer } from "../../x509/issuer.js";
 import type { ResolvedIssuance } from "../../x509/resolved-issuance.js";
@@ -58,7 +57,7 @@ export async function issueAndRecord(ctx: Context, project: ProjectRow, request:
   const certificateChain = ca ? ca.certificatePem + ca.certificateChain : issued.certificatePem;
   const { notBefore: _start, ...kept } = issuance;
   const row = await ctx.repo(certificateRepository).recordIssued(
-    parseCertificate(issued.certificatePem),
+    issued,
     {
       projectId: project.id,
       caId: ca?.id ?? null,
