@@ -16,9 +16,10 @@ export interface MigrateOptions {
 /**
  * Brings the database up to the declared schema in one transaction: creates missing tables with
  * all their columns, adds missing columns (those introduced after the recorded version, or
- * declared without a version bump during development), creates missing indexes, and records the
- * version. It only ever adds, and never lowers the recorded version, so a node still running the
- * previous release can start against a database a newer node has migrated.
+ * declared without a version bump during development), creates missing indexes, drops retired
+ * ones, and records the version. It never removes a table or column, and never lowers the recorded
+ * version, so a node still running the previous release can start against a database a newer node
+ * has migrated (it may put a retired index back, which the next newer start drops again).
  */
 export async function migrate(db: Kysely<any>, dialect: Dialect, options: MigrateOptions): Promise<void> {
   const { schema, version = schemaVersion(schema) } = options;
@@ -41,6 +42,7 @@ export async function migrate(db: Kysely<any>, dialect: Dialect, options: Migrat
       if (columns) await addMissingColumns(trx, dialect, def, columns);
       else await createTable(trx, dialect, def);
       await createMissingIndexes(trx, def, indexes);
+      await dropRetiredIndexes(trx, def, indexes);
     }
 
     const stored = await trx.selectFrom(VERSION_TABLE).select("version").where("id", "=", 1).executeTakeFirst();
@@ -107,5 +109,12 @@ async function createMissingIndexes(db: Kysely<any>, def: TableDef, existing: Se
     if (existing.has(name)) continue;
     const builder = db.schema.createIndex(name).ifNotExists().on(def.name).columns([...columns]);
     await (unique ? builder.unique() : builder).execute();
+  }
+}
+
+async function dropRetiredIndexes(db: Kysely<any>, def: TableDef, existing: Set<string>): Promise<void> {
+  for (const { columns } of def.retiredIndexes) {
+    const name = indexName(def.name, columns, false);
+    if (existing.has(name)) await db.schema.dropIndex(name).ifExists().execute();
   }
 }

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { strongroomSchema } from "@strongroom/core/storage";
+import { type Schema, strongroomSchema } from "@strongroom/core/storage";
 import { runMigrationContract } from "@strongroom/core/testing";
 import Database from "better-sqlite3";
 import { expect, it } from "vitest";
@@ -14,7 +14,15 @@ let databases = 0;
 
 runMigrationContract("sqlite", async () => {
   const filename = join(dir, `migrations-${++databases}.db`);
-  return (schema, version) => openSqlite(filename, schema, version);
+  const indexNames = async () => {
+    const raw = new Database(filename, { readonly: true });
+    try {
+      return (raw.prepare("select name from sqlite_master where type = 'index'").all() as { name: string }[]).map((row) => row.name);
+    } finally {
+      raw.close();
+    }
+  };
+  return Object.assign(<S extends Schema>(schema: S, version?: number) => openSqlite(filename, schema, version), { indexNames });
 }, { parallelOpens: false });
 
 it("the database file is in WAL mode", async () => {

@@ -4,6 +4,8 @@ import type { ProfileDefaults } from "./schemas.js";
 
 /** The schema version that brought revocation, renewal and CRLs. */
 const REVOCATION = 3;
+/** The schema version that dropped the certificate indexes no query needed on their own. */
+const LEANER_CERTIFICATE_INDEXES = 5;
 
 /** What a certificate was issued as, kept so that it can be renewed as it was (no key, nothing secret). */
 export type StoredIssuance = Omit<ResolvedIssuance, "notBefore"> & {
@@ -100,7 +102,16 @@ export const certificates = defineTable(
     /** The certificate this one renewed. */
     renewedFromId: text().null().at(REVOCATION),
   },
-  { unique: [["projectId", "fingerprint"]], indexes: [["projectId", "createdAt"], ["notAfter"], ["profileId"], ["caId", "revokedAt"]] },
+  {
+    unique: [["projectId", "fingerprint"]],
+    indexes: [["projectId", "createdAt"], ["caId", "revokedAt"]],
+    // Every insert wrote these too, and every query of them names the project, whose index serves
+    // it: listing by profile (and unlinking a deleted profile's), the expiry alerts' scan.
+    retiredIndexes: [
+      { columns: ["notAfter"], at: LEANER_CERTIFICATE_INDEXES },
+      { columns: ["profileId"], at: LEANER_CERTIFICATE_INDEXES },
+    ],
+  },
 );
 
 /**

@@ -50,8 +50,16 @@ export interface TableDef<C extends ColumnMap = ColumnMap> {
   readonly unique: readonly (readonly string[])[];
   /** Column groups to index for lookups. */
   readonly indexes: readonly (readonly string[])[];
+  /** Indexes (not unique groups) the table once had, and the version that dropped each: migration drops them. */
+  readonly retiredIndexes: readonly RetiredIndex[];
   /** Schema version that introduced the table. */
   readonly since: number;
+}
+
+export interface RetiredIndex {
+  readonly columns: readonly string[];
+  /** The schema version that dropped it. */
+  readonly at: number;
 }
 
 export type RowOf<T extends TableDef> = {
@@ -61,18 +69,26 @@ export type RowOf<T extends TableDef> = {
 export function defineTable<C extends ColumnMap & { id: Column<string> }>(
   name: string,
   columns: C,
-  options: { unique?: (keyof C & string)[][]; indexes?: (keyof C & string)[][]; since?: number } = {},
+  options: {
+    unique?: (keyof C & string)[][];
+    indexes?: (keyof C & string)[][];
+    retiredIndexes?: { columns: (keyof C & string)[]; at: number }[];
+    since?: number;
+  } = {},
 ): TableDef<C> {
   return {
     name,
     columns,
     unique: options.unique ?? [],
     indexes: options.indexes ?? [],
+    retiredIndexes: options.retiredIndexes ?? [],
     since: options.since ?? 1,
   };
 }
 
 /** The version a database holding `schema` is at once fully migrated: the newest table or column. */
 export function schemaVersion(schema: Record<string, TableDef>): number {
-  return Math.max(...Object.values(schema).flatMap((t) => [t.since, ...Object.values(t.columns).map((c) => c.since)]));
+  return Math.max(
+    ...Object.values(schema).flatMap((t) => [t.since, ...Object.values(t.columns).map((c) => c.since), ...t.retiredIndexes.map((i) => i.at)]),
+  );
 }

@@ -6,8 +6,11 @@ import type { Schema, Storage as PortStorage, Table } from "../storage/table.js"
 import type { StrongroomStorage as Storage } from "../schema.js";
 import { sampleRow } from "./sample-rows.js";
 
-/** Opens one particular database with the given table definitions, migrating it to `version`. */
-export type MigratingOpener = <S extends Schema>(schema: S, version?: number) => Promise<PortStorage<S>>;
+/**
+ * Opens one particular database with the given table definitions, migrating it to `version`.
+ * `indexNames` lists the database's indexes, for the checks the port cannot see.
+ */
+export type MigratingOpener = (<S extends Schema>(schema: S, version?: number) => Promise<PortStorage<S>>) & { indexNames?: () => Promise<string[]> };
 
 export interface MigrationContractOptions {
   skip?: boolean;
@@ -115,6 +118,27 @@ export function runMigrationContract(name: string, fresh: () => Promise<Migratin
       const newer = await open(nextSchema, NEXT);
       expect(await table(newer, "organizations").get(sampleRow(organizations, 3).id)).toMatchObject({ plan: "", note: null });
       await newer.close();
+    });
+
+    it("a release that retires an index drops it on open; rows and lookups stay, and the previous release still opens", async () => {
+      const open = await fresh();
+      const gauges = (retired: boolean) =>
+        defineTable("gauges", { id: text(), site: text(), level: integer() }, retired ? { retiredIndexes: [{ columns: ["site"], at: NEXT }] } : { indexes: [["site"]] });
+      const siteIndexes = async () => (await open.indexNames!()).filter((name) => name.startsWith("gauges_site"));
+      const before = await open({ ...schema, gauges: gauges(false) });
+      await table(before as unknown as Storage, "gauges").insert({ id: "g1", site: "north", level: 3 });
+      await before.close();
+      if (open.indexNames) expect(await siteIndexes()).toHaveLength(1);
+
+      const after = await open({ ...schema, gauges: gauges(true) }, NEXT);
+      expect(await table(after as unknown as Storage, "gauges").findOne({ site: "north" })).toEqual({ id: "g1", site: "north", level: 3 });
+      await after.close();
+      if (open.indexNames) expect(await siteIndexes()).toEqual([]);
+
+      // The previous release puts it back; the next newer start drops it again.
+      await (await open({ ...schema, gauges: gauges(false) })).close();
+      await (await open({ ...schema, gauges: gauges(true) }, NEXT)).close();
+      if (open.indexNames) expect(await siteIndexes()).toEqual([]);
     });
 
     it.skipIf(options.parallelOpens === false)("several nodes opening a new database at once all succeed", async () => {

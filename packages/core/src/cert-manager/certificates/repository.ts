@@ -141,6 +141,6 @@ export const certificateRepository = defineRepository("certificates", (ctx) => {
       t.certificates.find({ caId, revokedAt: { ne: null } }, { orderBy: [["revokedAt", "asc"], ["id", "asc"]] }),
     countRevokedBy: (caId: string): Promise<number> => t.certificates.count({ caId, revokedAt: { ne: null } }),
     /** The certificates issued from a profile being deleted keep their row, no longer linked to it. */
-    unlinkProfile: (profileId: string): Promise<number> => t.certificates.update({ profileId }, { profileId: null }),
+    unlinkProfile: (projectId: string, profileId: string): Promise<number> => t.certificates.update({ projectId, profileId }, { profileId: null }),
   };
 });

@@ -150,7 +150,7 @@ export const certificateProfileOperations = {
     output: profileOutput,
     use: profile("delete"),
     async run(ctx, _actor, _input, { record }) {
-      await ctx.repo(profileRepository).remove(record.id);
+      await ctx.repo(profileRepository).remove(record);
       return { certificateProfile: toProfileObject(record) };
     },
   }),

@@ -25,10 +25,10 @@ export const profileRepository = defineRepository("certificate-profiles", (ctx) 
     insert: (row: ProfileRow): Promise<void> => t.certificateProfiles.insert(row),
     update: (id: string, patch: Partial<ProfileRow>): Promise<number> => t.certificateProfiles.update({ id }, patch),
     /** Deletes the profile; the certificates issued from it are kept, no longer linked to a profile. */
-    remove: (id: string): Promise<void> =>
+    remove: (profile: Pick<ProfileRow, "id" | "projectId">): Promise<void> =>
       ctx.withTransaction(async (tx) => {
-        await tx.repo(certificateRepository).unlinkProfile(id);
-        await tablesOf(tx.storage, { certificateProfiles }).certificateProfiles.delete({ id });
+        await tx.repo(certificateRepository).unlinkProfile(profile.projectId, profile.id);
+        await tablesOf(tx.storage, { certificateProfiles }).certificateProfiles.delete({ id: profile.id });
       }),
   };
 });
