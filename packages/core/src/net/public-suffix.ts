@@ -1,4 +1,7 @@
-import { parse } from "tldts";
+import type * as tldts from "tldts";
+import { lazyModule } from "../kernel/lazy-module.js";
+
+const list = lazyModule<typeof tldts>("tldts");
 
 /**
  * Whether `name` (canonical: lower case, IDN as punycode) is itself a public suffix of the ICANN
@@ -9,6 +12,6 @@ import { parse } from "tldts";
  * The list is the one `tldts` ships, kept current by its releases; no network access.
  */
 export function isIcannPublicSuffix(name: string): boolean {
-  const parsed = parse(name, { allowPrivateDomains: false, extractHostname: false, validateHostname: false });
+  const parsed = list().parse(name, { allowPrivateDomains: false, extractHostname: false, validateHostname: false });
   return parsed.isIcann === true && parsed.publicSuffix === name;
 }

@@ -3,15 +3,17 @@
  * on hostile input, which certificates from scanned servers and CSRs from callers are. forge
  * models bytes as "binary strings"; callers of this module see Buffers only.
  */
-import forge from "node-forge";
+import type forge from "node-forge";
+import { lazyModule } from "../kernel/lazy-module.js";
 
 export type Asn1 = forge.asn1.Asn1;
 
-const { asn1 } = forge;
-const UNIVERSAL = asn1.Class.UNIVERSAL;
-const CONTEXT = asn1.Class.CONTEXT_SPECIFIC;
-const T = asn1.Type;
-/** Tags forge's enum leaves out. */
+const forgeModule = lazyModule<typeof forge>("node-forge");
+const asn1 = () => forgeModule().asn1;
+// Tag classes and universal tags as X.690 numbers them (forge's enums hold the same values).
+const UNIVERSAL = 0x00;
+const CONTEXT = 0x80;
+const T = { BOOLEAN: 1, INTEGER: 2, OID: 6, UTF8: 12, PRINTABLESTRING: 19, IA5STRING: 22, UTCTIME: 23, GENERALIZEDTIME: 24, BMPSTRING: 30 } as const;
 const T61STRING = 20;
 const UNIVERSALSTRING = 28;
 
@@ -19,11 +21,11 @@ const bin = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteO
 const buf = (binary: string): Buffer => Buffer.from(binary, "latin1");
 
 /** Re-encodes a decoded element; for DER input this reproduces the original bytes. */
-export const encode = (node: Asn1): Buffer => buf(asn1.toDer(node).getBytes());
+export const encode = (node: Asn1): Buffer => buf(asn1().toDer(node).getBytes());
 
 // forge's typings only expose the boolean form; the options object is what turns off its habit
 // of guessing that BIT STRING contents (signatures, public keys) are nested ASN.1.
-const fromDer = asn1.fromDer as unknown as (bytes: string, options: object) => Asn1;
+const fromDer = (bytes: string, options: object): Asn1 => (asn1().fromDer as unknown as (bytes: string, options: object) => Asn1)(bytes, options);
 
 /** Strict DER decoding of exactly one element; throws on malformed or trailing bytes. */
 export const decode = (bytes: Uint8Array): Asn1 =>
@@ -46,7 +48,7 @@ export function contents(node: Asn1 | undefined, what = "ASN.1 element"): Buffer
 
 export function readOid(node: Asn1 | undefined): string {
   if (!node || node.tagClass !== UNIVERSAL || node.type !== T.OID) throw new Error("expected an OBJECT IDENTIFIER");
-  return asn1.derToOid(node.value as string);
+  return asn1().derToOid(node.value as string);
 }
 
 export const isBoolean = (node: Asn1 | undefined): boolean => node?.tagClass === UNIVERSAL && node.type === T.BOOLEAN;
@@ -62,8 +64,8 @@ export function readSmallInteger(node: Asn1 | undefined): number {
 }
 
 export function readTime(node: Asn1 | undefined): Date {
-  if (node?.type === T.UTCTIME) return asn1.utcTimeToDate(node.value as string);
-  if (node?.type === T.GENERALIZEDTIME) return asn1.generalizedTimeToDate(node.value as string);
+  if (node?.type === T.UTCTIME) return asn1().utcTimeToDate(node.value as string);
+  if (node?.type === T.GENERALIZEDTIME) return asn1().generalizedTimeToDate(node.value as string);
   throw new Error("expected a UTCTime or GeneralizedTime");
 }
 

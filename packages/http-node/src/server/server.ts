@@ -5,7 +5,7 @@ import { openAuditSinks } from "./audit-sinks.js";
 import { openBackend } from "./backend.js";
 import { listen, type RunningServer, type TlsMaterial } from "./listen.js";
 import { entryWriter, jsonLinesLogger, type Logger } from "../logger.js";
-import { createMetrics, instrumentStorage, serveMetrics, type MetricsServer, type StrongroomMetrics } from "../metrics/index.js";
+import type { MetricsServer, StrongroomMetrics } from "../metrics/index.js";
 import { checkDataDir } from "./startup-checks.js";
 import { loadRootKey } from "./root-key.js";
 import { isLoopbackHost, readServerSettings, type ServerEnv, type TlsFiles } from "./settings.js";
@@ -44,11 +44,12 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
   const warn = (msg: string) => log({ level: "warn", time: new Date().toISOString(), msg });
   await checkDataDir(settings, warn);
   const rootKey = await loadRootKey(settings.rootKey, settings.dataDir);
-  // Nothing is measured unless metrics are on: no wrapper, no registry.
-  const metrics = settings.metrics ? createMetrics() : undefined;
+  // Nothing is measured unless metrics are on: no wrapper, no registry, not even its code loaded.
+  const metering = settings.metrics ? await import("../metrics/index.js") : undefined;
+  const metrics = metering?.createMetrics();
   const backend = await openBackend(settings, metrics ? { watchPool: (read) => metrics.watchPool(read) } : {});
   const { bus } = backend;
-  const storage = metrics ? instrumentStorage(backend.storage, metrics.storage) : backend.storage;
+  const storage = metering && metrics ? metering.instrumentStorage(backend.storage, metrics.storage) : backend.storage;
   // The database drivers behind dynamic secrets load with the server, not with the library.
   const { dynamicSecretProviders } = await import("@strongroom/dynamic-secrets");
 
@@ -101,10 +102,10 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
     }).catch((thrown: unknown) => {
       throw tls && isTlsLoadError(thrown) ? new Error(`TLS_CERT_FILE/TLS_KEY_FILE: ${(thrown as Error).message}`) : thrown;
     });
-    if (metrics && settings.metrics) {
+    if (metering && metrics && settings.metrics) {
       metrics.watchHandler(running.handler);
       metrics.watchInstance(strongroom);
-      metricsServer = await serveMetrics(metrics, settings.metrics);
+      metricsServer = await metering.serveMetrics(metrics, settings.metrics);
       for (const sink of sinks) {
         metrics.registerAuditSinkLag(sink.name, () => {
           const lag = sink.lag();

@@ -1,7 +1,8 @@
 import { constants, privateEncrypt, publicDecrypt, sign, timingSafeEqual, verify, type KeyObject } from "node:crypto";
-import { twistedEdwards } from "@noble/curves/abstract/edwards";
-import { ed25519ph } from "@noble/curves/ed25519";
-import { p256, p384 } from "@noble/curves/nist";
+import type * as edwards from "@noble/curves/abstract/edwards";
+import type * as ed25519 from "@noble/curves/ed25519";
+import type * as nist from "@noble/curves/nist";
+import { lazyModule } from "../../kernel/lazy-module.js";
 import { SIGNING_SPECS, type SigningAlgorithm, type SigningSpec } from "./catalogue.js";
 import { digestInfo } from "./digest-info.js";
 
@@ -13,10 +14,21 @@ import { digestInfo } from "./digest-info.js";
  * operation on the DigestInfo. Callers have checked the pairing with `signingMismatch`.
  */
 
-// Ed25519ph over a digest the caller made: noble's Ed25519ph with the SHA-512 step already done.
-const ed25519phOverDigest = twistedEdwards({ ...(ed25519ph.CURVE as Parameters<typeof twistedEdwards>[0]), prehash: (digest) => digest as Uint8Array });
+const edwardsModule = lazyModule<typeof edwards>("@noble/curves/abstract/edwards");
+const ed25519Module = lazyModule<typeof ed25519>("@noble/curves/ed25519");
+const nistModule = lazyModule<typeof nist>("@noble/curves/nist");
 
-const ecdsaCurve = (key: KeyObject) => (key.asymmetricKeyDetails?.namedCurve === "secp384r1" ? p384 : p256);
+// Ed25519ph over a digest the caller made: noble's Ed25519ph with the SHA-512 step already done.
+let ed25519phCurve: ReturnType<typeof edwards.twistedEdwards> | undefined;
+const ed25519phOverDigest = () => {
+  const { twistedEdwards } = edwardsModule();
+  return (ed25519phCurve ??= twistedEdwards({
+    ...(ed25519Module().ed25519ph.CURVE as Parameters<typeof twistedEdwards>[0]),
+    prehash: (digest) => digest as Uint8Array,
+  }));
+};
+
+const ecdsaCurve = (key: KeyObject) => (key.asymmetricKeyDetails?.namedCurve === "secp384r1" ? nistModule().p384 : nistModule().p256);
 
 /** The private scalar (EC) or seed (Ed25519) noble takes. */
 const rawPrivate = (privateKey: KeyObject): Buffer => Buffer.from(privateKey.export({ format: "jwk" }).d!, "base64url");
@@ -29,7 +41,7 @@ const rsaOptions = (spec: Extract<SigningSpec, { family: "rsa" }>, key: KeyObjec
 export function signData(algorithm: SigningAlgorithm, privateKey: KeyObject, data: Buffer, isDigest: boolean): Buffer {
   const spec: SigningSpec = SIGNING_SPECS[algorithm];
   if (spec.family === "ed25519") {
-    return spec.prehashed ? Buffer.from(ed25519phOverDigest.sign(data, rawPrivate(privateKey))) : sign(null, data, privateKey);
+    return spec.prehashed ? Buffer.from(ed25519phOverDigest().sign(data, rawPrivate(privateKey))) : sign(null, data, privateKey);
   }
   if (spec.family === "rsa") {
     if (!isDigest) return sign(spec.hash, data, rsaOptions(spec, privateKey));
@@ -45,7 +57,7 @@ export function verifyData(algorithm: SigningAlgorithm, publicKey: KeyObject, da
   try {
     if (spec.family === "ed25519") {
       if (!spec.prehashed) return verify(null, data, publicKey, signature);
-      return ed25519phOverDigest.verify(signature, data, rawPublic(publicKey));
+      return ed25519phOverDigest().verify(signature, data, rawPublic(publicKey));
     }
     if (spec.family === "rsa") {
       if (!isDigest) return verify(spec.hash, data, rsaOptions(spec, publicKey), signature);
