@@ -1,4 +1,4 @@
-import type { Schema, Storage, TablesOf } from "@strongroom/core/storage";
+import { lazyTables, type Schema, type Storage, type TablesOf } from "@strongroom/core/storage";
 import type { Kysely } from "kysely";
 import type { Dialect } from "./dialect.js";
 import { Gate } from "./gate.js";
@@ -54,7 +54,8 @@ export function createKyselyStorage<S extends Schema>(options: KyselyStorageOpti
     (gate ? gate.through(fn) : fn()).catch((error: unknown) => {
       throw translated(dialect, error);
     });
-  const statements = Object.entries(schema).map(([key, def]) => [key, tableStatements(def)] as const);
+  const statements = new Map(Object.entries(schema).map(([key, def]) => [key, tableStatements(def)] as const));
+  const tableKeys = new Set(statements.keys());
 
   const open = (scope: Scope): Storage<S> => {
     const storage: Storage<S> = {
@@ -63,7 +64,7 @@ export function createKyselyStorage<S extends Schema>(options: KyselyStorageOpti
       schema,
       inTransaction: scope.inTransaction,
       writeStamp: options.writeStamp,
-      tables: Object.fromEntries(statements.map(([key, table]) => [key, kyselyTable(table, scope)])) as unknown as TablesOf<S>,
+      tables: lazyTables(tableKeys, (key) => kyselyTable(statements.get(key)!, scope)) as unknown as TablesOf<S>,
       transaction: scope.inTransaction
         ? (fn) => fn(storage)
         : (fn) =>

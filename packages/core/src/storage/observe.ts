@@ -1,4 +1,4 @@
-import type { Schema, Storage, Table, TablesOf } from "./table.js";
+import { lazyTables, type Schema, type Storage, type Table, type TablesOf } from "./table.js";
 
 /**
  * The same storage, telling `changed` about every write that changes rows of the `watched`
@@ -8,10 +8,11 @@ import type { Schema, Storage, Table, TablesOf } from "./table.js";
  */
 export function observeWrites<S extends Schema>(storage: Storage<S>, watched: readonly (keyof S & string)[], changed: () => void): Storage<S> {
   const keys = new Set<string>(watched);
+  const tableKeys = new Set(Object.keys(storage.schema));
   const wrap = (inner: Storage<S>, onWrite: () => void): Storage<S> => {
-    const tables = Object.fromEntries(
-      Object.entries(inner.tables as Record<string, Table<any>>).map(([key, table]) => [key, keys.has(key) ? observedTable(table, onWrite) : table]),
-    ) as TablesOf<S>;
+    const innerTables = inner.tables as Record<string, Table<any>>;
+    // Without reading the inner tables: each is made when first used.
+    const tables = lazyTables(tableKeys, (key) => (keys.has(key) ? observedTable(innerTables[key], onWrite) : innerTables[key])) as TablesOf<S>;
     const outer: Storage<S> = {
       kind: inner.kind,
       ...(inner.shared ? { shared: true } : {}),

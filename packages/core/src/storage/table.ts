@@ -130,6 +130,28 @@ export function tablesOf<P extends Schema>(storage: Storage, part: P): TablesOf<
   return out as TablesOf<P>;
 }
 
+/**
+ * A storage's `tables` whose tables are each made on first use, then kept: a transaction gets
+ * its own tables, touches a few of the schema's dozens, and making every one of them (or even
+ * defining a property per table) costs more than a small transaction's statements. Enumerating
+ * makes them all.
+ */
+export function lazyTables<T>(keys: ReadonlySet<string>, make: (key: string) => T): Record<string, T> {
+  const made = new Map<string, T>();
+  const tableAt = (key: string): T | undefined => {
+    let table = made.get(key);
+    if (table === undefined && keys.has(key)) made.set(key, (table = make(key)));
+    return table;
+  };
+  return new Proxy({} as Record<string, T>, {
+    get: (_, key) => (typeof key === "string" ? tableAt(key) : undefined),
+    has: (_, key) => typeof key === "string" && keys.has(key),
+    ownKeys: () => [...keys],
+    getOwnPropertyDescriptor: (_, key) =>
+      typeof key === "string" && keys.has(key) ? { value: tableAt(key), writable: false, enumerable: true, configurable: true } : undefined,
+  });
+}
+
 /** Raised by storage adapters when a unique constraint rejects a write. */
 export class UniqueViolationError extends Error {
   constructor(
