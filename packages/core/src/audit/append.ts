@@ -2,12 +2,12 @@ import { accessRepository } from "../access/repository.js";
 import type { Context } from "../kernel/context.js";
 import { tablesOf, UniqueViolationError } from "../storage/table.js";
 import { tenancyTables } from "../tenancy/tables.js";
-import { entryHash, GENESIS_HASH } from "./chain.js";
+import { canonicalDigest, canonicalJson, entryHash, GENESIS_HASH } from "./chain.js";
 import { chainOf, type AuditDraft } from "./drafts.js";
 import { newSalt, type AuditKeys } from "./keys.js";
 import { auditRepository } from "./repository.js";
-import { newEntryId, toRow } from "./rows.js";
-import type { AuditEntry } from "./schemas.js";
+import { newEntryId, secretKeyIndexOf, toRow } from "./rows.js";
+import type { AuditEntry, AuditMetadata } from "./schemas.js";
 
 /**
  * Placing drafts in their chains: resolve what the recorder could not know without a lookup
@@ -115,6 +115,33 @@ export class PlaceResolver {
   }
 }
 
+interface SealedMetadata {
+  readonly salt: string;
+  readonly digest: string;
+  readonly sealed: string;
+}
+
+/**
+ * Salts and seals the metadata of one append, once per distinct metadata: a batch of reads is
+ * mostly the same few secrets read again and again, and sealing is most of an entry's cost. Entries
+ * of one append with equal metadata share a salt and a sealed form, so a dump shows that they named
+ * the same things — which their plaintext columns and blind index mostly show already — and
+ * nothing about what those things are.
+ */
+function metadataSealer(keys: AuditKeys): (metadata: AuditMetadata) => SealedMetadata {
+  const seen = new Map<string, SealedMetadata>();
+  return (metadata) => {
+    const canonical = canonicalJson(metadata);
+    let done = seen.get(canonical);
+    if (done === undefined) {
+      const salt = newSalt();
+      done = { salt, digest: canonicalDigest(salt, canonical), sealed: keys.sealMetadata(salt, canonical) };
+      seen.set(canonical, done);
+    }
+    return done;
+  };
+}
+
 /** Appends resolved drafts in `tx`; returns the entries in their public form (for sinks, after commit). */
 export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonly AuditDraft[]): Promise<AuditEntry[]> {
   const byChain = new Map<string, AuditDraft[]>();
@@ -127,6 +154,7 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
   const repo = tx.repo(auditRepository);
   const now = tx.clock.now().toISOString();
   const out: AuditEntry[] = [];
+  const sealMetadata = metadataSealer(keys);
   // Heads are locked in one order everywhere, so two nodes flushing overlapping chains cannot deadlock.
   for (const chain of [...byChain.keys()].sort()) {
     const list = byChain.get(chain)!;
@@ -147,7 +175,8 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
     const rows = [];
     for (const draft of list) {
       seq += 1;
-      const fields = {
+      const metadata = sealMetadata(draft.metadata);
+      const entry: AuditEntry = {
         id: newEntryId(),
         chain,
         seq,
@@ -162,13 +191,14 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
         ipAddress: draft.ipAddress,
         userAgent: draft.userAgent,
         count: draft.count,
-        salt: newSalt(),
+        salt: metadata.salt,
         prevHash: hash,
+        hash: "",
       };
-      hash = entryHash(fields);
-      const entry: AuditEntry = { ...fields, hash };
+      // The hash covers every field but itself: set once computed, rather than copying the entry.
+      entry.hash = hash = entryHash(entry, metadata.digest);
       out.push(entry);
-      rows.push(toRow(entry, keys, draft.secretKeys));
+      rows.push(toRow(entry, metadata.sealed, secretKeyIndexOf(keys, draft.secretKeys)));
     }
     await repo.insertEntries(rows);
     await repo.moveHead(chain, seq, hash, now);

@@ -9,8 +9,9 @@ import type { AuditCheckpoint, AuditEntry, AuditMetadata } from "./schemas.js";
  *   metadataDigest = sha256(salt ‖ canonical(metadata))
  *   hash           = sha256(canonical([v1, prevHash, chain, seq, id, createdAt, …fields, metadataDigest]))
  *
- * The salt is random per entry and sealed at rest with the metadata, so a database dump does not
- * let anyone test guesses of a secret's name against the (plaintext) hash.
+ * The salt is random (one per distinct metadata of an append) and sealed at rest with the
+ * metadata, so a database dump does not let anyone test guesses of a secret's name against the
+ * (plaintext) hash.
  */
 
 /** The `prevHash` of a chain's first entry. */
@@ -19,24 +20,46 @@ export const GENESIS_HASH = "0".repeat(64);
 const HASH_VERSION = "strongroom-audit-v1";
 
 /** JSON with object keys sorted at every level: the same value always gives the same text. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value ?? null);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const keys = Object.keys(value as Record<string, unknown>)
-    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+export const canonicalJson = (value: unknown): string => JSON.stringify(sortedCopy(value) ?? null);
+
+/**
+ * The value with every object's keys in sorted order (objects copied, arrays of scalars kept), so
+ * one native `JSON.stringify` writes the canonical text: this runs for every recorded entry, and
+ * stringifying key by key costs about twice as much. Prototype-free copies keep a `__proto__` key
+ * an ordinary key.
+ */
+function sortedCopy(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item !== null && typeof item === "object") {
+        copy ??= value.slice();
+        copy[i] = sortedCopy(item);
+      }
+    }
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(record).sort()) out[key] = sortedCopy(record[key]);
+  return out;
 }
 
 // One-shot hashing: no Hash object per call (two hashes per entry, on every read).
 const sha256 = (text: string): string => oneShotHash("sha256", text, "hex");
 
-export const metadataDigest = (salt: string, metadata: AuditMetadata): string => sha256(`${salt}\n${canonicalJson(metadata)}`);
+/** The digest of metadata already in its canonical text (the writer has it at hand: it seals the same text). */
+export const canonicalDigest = (salt: string, canonicalMetadata: string): string => sha256(`${salt}\n${canonicalMetadata}`);
+
+export const metadataDigest = (salt: string, metadata: AuditMetadata): string => canonicalDigest(salt, canonicalJson(metadata));
 
 /** What an entry's hash covers: every field but `hash` itself. */
 export type HashedFields = Omit<AuditEntry, "hash">;
 
-export function entryHash(entry: HashedFields): string {
+/** `digest`: the entry's `metadataDigest`, when the caller already computed it. */
+export function entryHash(entry: HashedFields, digest = metadataDigest(entry.salt, entry.event.metadata)): string {
   // An array of scalars: JSON.stringify is already its canonical form (and much cheaper).
   return sha256(
     JSON.stringify([
@@ -58,7 +81,7 @@ export function entryHash(entry: HashedFields): string {
       entry.ipAddress,
       entry.userAgent,
       entry.count,
-      metadataDigest(entry.salt, entry.event.metadata),
+      digest,
     ]),
   );
 }

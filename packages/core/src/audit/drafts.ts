@@ -87,7 +87,19 @@ const SAFE_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /** Fields that name a record (`projectId`, `clientSecretId`, …) end in `Id` or `Ids`; none holds a credential. */
-const isIdField = (key: string): boolean => /^[a-z][A-Za-z]*Ids?$/.test(key) && !/token|secretValue|password/i.test(key.replace(/Ids?$/, ""));
+const isIdFieldName = (key: string): boolean => /^[a-z][A-Za-z]*Ids?$/.test(key) && !/token|secretValue|password/i.test(key.replace(/Ids?$/, ""));
+
+/** Every recorded call asks about the same few field names: each is decided once (bounded: a failed call's raw input names anything). */
+const idFields = new Map<string, boolean>();
+function isIdField(key: string): boolean {
+  let decided = idFields.get(key);
+  if (decided === undefined) {
+    decided = isIdFieldName(key);
+    if (idFields.size >= 1_000) idFields.clear();
+    idFields.set(key, decided);
+  }
+  return decided;
+}
 
 const MAX_TEXT = 256;
 const MAX_LIST = 100;

@@ -5,11 +5,15 @@ import { actorOf, metadataOf, outcomeOf, placeOf, secretKeysOf, type AuditDraft 
 import { eventTypeOf, UNAUDITED_OPERATIONS, type AuditEventType } from "./event-types.js";
 import type { AuditLog } from "./log.js";
 
-/** The draft of one call, from what the call knows when it settles (or, for a change, before it commits). */
-export function draftOf(type: string, actor: Actor, at: Date, input: unknown, scope: unknown, error: unknown, result: unknown): AuditDraft {
+/**
+ * The draft of one call, from what the call knows when it settles (or, for a change, before it
+ * commits: then `created` is what its transaction returned, whose ids the metadata names — the
+ * place stays the call's own, so a project's creation stays in its organization's chain).
+ */
+export function draftOf(type: string, actor: Actor, at: Date, input: unknown, scope: unknown, error: unknown, result: unknown, created?: unknown): AuditDraft {
   const who = actorOf(actor);
   const place = placeOf(input, scope, result);
-  const metadata = metadataOf(input, result, error);
+  const metadata = metadataOf(input, result ?? created, error);
   // Anonymous failures belong to no organization whatever they name (a project id is kept in the
   // metadata): they go to the instance chain, counted per address and minute, so a caller without
   // a token cannot flood a project's chain. What they aimed at is kept, up to ten names.
@@ -47,8 +51,8 @@ export function auditObserver(log: AuditLog, clock: Clock): OperationObserver {
     if (UNAUDITED_OPERATIONS.has(key)) return null;
     // An operation missing from the table is still recorded, under its key; the route-table test names it.
     const type: AuditEventType = eventTypeOf(key) ?? { type: key, kind: "change" };
-    const draft = (call: ObservedCall, error: unknown, result: unknown) =>
-      draftOf(type.type, call.actor, clock.now(), call.input, call.scope, error, result);
+    const draft = (call: ObservedCall, error: unknown, result: unknown, created?: unknown) =>
+      draftOf(type.type, call.actor, clock.now(), call.input, call.scope, error, result, created);
     if (type.kind === "read") {
       return {
         settled(call, error, result) {
@@ -63,7 +67,7 @@ export function auditObserver(log: AuditLog, clock: Clock): OperationObserver {
     };
     if (type.after) return { settled: settle };
     return {
-      beforeCommit: (tx, call) => log.appendIn(tx, [draft(call, undefined, undefined)]),
+      beforeCommit: (tx, call, value) => log.appendIn(tx, [draft(call, undefined, undefined, value)]),
       async settled(call, error, result) {
         if (!call.recorded) return settle(call, error, result);
         // Committed with its entry, then failed: the failure is recorded too, so no outcome is

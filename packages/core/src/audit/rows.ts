@@ -5,7 +5,8 @@ import type { AuditRow } from "./tables.js";
 
 /** Between the stored row (metadata sealed, secret keys as blind indexes) and the public entry. */
 
-export function toRow(entry: AuditEntry, keys: AuditKeys, secretKeys: readonly string[]): AuditRow {
+/** `sealedMetadata`: the entry's salt and metadata as `keys.sealMetadata` sealed them. */
+export function toRow(entry: AuditEntry, sealedMetadata: string, secretKeyIndex: string | null): AuditRow {
   return {
     id: entry.id,
     chainId: entry.chain,
@@ -22,14 +23,17 @@ export function toRow(entry: AuditEntry, keys: AuditKeys, secretKeys: readonly s
     outcome: entry.outcome,
     ipAddress: entry.ipAddress,
     userAgent: entry.userAgent,
-    metadata: keys.sealMetadata(entry.salt, entry.event.metadata),
-    // Space-delimited so one `contains` finds a key among a batch's.
-    secretKeyIndex: secretKeys.length ? ` ${secretKeys.map(keys.blindIndex).join(" ")} ` : null,
+    metadata: sealedMetadata,
+    secretKeyIndex,
     count: entry.count,
     prevHash: entry.prevHash,
     hash: entry.hash,
   };
 }
+
+/** The blind indexes of the secret keys an entry names, space-delimited so one `contains` finds a key among a batch's. */
+export const secretKeyIndexOf = (keys: AuditKeys, secretKeys: readonly string[]): string | null =>
+  secretKeys.length ? ` ${secretKeys.map(keys.blindIndex).join(" ")} ` : null;
 
 /** The public entry of a stored row; throws when its sealed metadata was altered. */
 export function toEntry(row: AuditRow, keys: AuditKeys): AuditEntry {

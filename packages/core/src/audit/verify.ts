@@ -42,11 +42,20 @@ export function verifyChain(chain: string, entries: Iterable<VerifiableEntry>, o
     checked,
     firstBad: { seq, id, reason },
   });
-  for (const entry of entries) {
+  const walk = entries[Symbol.iterator]();
+  for (let step = walk.next(); !step.done; step = walk.next()) {
+    const entry = step.value;
     if ("unreadable" in entry) return bad(entry.seq, entry.id, "unreadable");
     if (entry.chain !== chain) return bad(entry.seq, entry.id, "out-of-order");
     if (entry.seq <= prev.seq) return bad(entry.seq, entry.id, "out-of-order");
-    if (entry.seq > prev.seq + 1) return bad(prev.seq + 1, null, "missing");
+    if (entry.seq > prev.seq + 1) {
+      // A gap is a deleted entry, unless the entry it lacks comes later: then this one is out of place.
+      const wanted = prev.seq + 1;
+      for (let later = walk.next(); !later.done; later = walk.next()) {
+        if (later.value.seq === wanted) return bad(entry.seq, entry.id, "out-of-order");
+      }
+      return bad(wanted, null, "missing");
+    }
     if (entry.prevHash !== prev.hash) return bad(entry.seq, entry.id, "broken-link");
     const { hash: _stored, ...fields } = entry;
     if (entryHash(fields) !== entry.hash) return bad(entry.seq, entry.id, "hash-mismatch");

@@ -130,11 +130,14 @@ export interface Context {
   afterCommit(fn: () => void): void;
   /**
    * A context for one operation call whose top-level transactions run `beforeCommit` with the
-   * transaction's context after `fn` and before the commit: how the audit log writes a change's
-   * entry in the change's own transaction (a failing insert rolls the change back).
+   * transaction's context and what `fn` returned, after `fn` and before the commit: how the audit
+   * log writes a change's entry in the change's own transaction (a failing insert rolls the change
+   * back), naming what the change created.
    */
-  withBeforeCommit(beforeCommit: (tx: Context) => Promise<void>): Context;
+  withBeforeCommit(beforeCommit: BeforeCommit): Context;
 }
+
+export type BeforeCommit = (tx: Context, value: unknown) => Promise<void>;
 
 export interface ContextParts {
   readonly storage: Storage;
@@ -163,7 +166,7 @@ function contextOver(
   shared: Shared,
   storage: Storage,
   commitQueue: (() => void)[] | undefined,
-  beforeCommit?: (tx: Context) => Promise<void>,
+  beforeCommit?: BeforeCommit,
 ): Context {
   const repos = new Map<RepositoryDef<unknown>, unknown>();
   const ctx: Context = {
@@ -202,7 +205,7 @@ function contextOver(
         committed = [];
         const tx = contextOver(shared, txStorage, committed);
         const value = await fn(tx);
-        if (beforeCommit) await beforeCommit(tx);
+        if (beforeCommit) await beforeCommit(tx, value);
         return value;
       });
       for (const run of committed) run();

@@ -65,8 +65,11 @@ export interface OperationObserver {
 }
 
 export interface CallObserver {
-  /** When set, the call's top-level transactions run it before they commit (until one has committed). */
-  readonly beforeCommit?: (tx: Context, call: ObservedCall) => Promise<void>;
+  /**
+   * When set, the call's top-level transactions run it before they commit (until one has
+   * committed), with what the transaction's function returned (ids it created, often the answer).
+   */
+  readonly beforeCommit?: (tx: Context, call: ObservedCall, value: unknown) => Promise<void>;
   /** Once the call settles, with the error it ended in (undefined on success) or its result. */
   settled(call: ObservedCall, error: unknown, result: unknown): Promise<void> | void;
 }
@@ -105,9 +108,9 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: 
     const call: ObservedCall = { key, actor, input: rawInput, scope: undefined, recorded: false };
     const before = watcher.beforeCommit;
     const runCtx = before
-      ? ctx.withBeforeCommit(async (tx) => {
+      ? ctx.withBeforeCommit(async (tx, value) => {
           if (call.recorded) return;
-          await before(tx, call);
+          await before(tx, call, value);
           tx.afterCommit(() => {
             call.recorded = true;
           });

@@ -44,13 +44,14 @@ describe("verifyChain", () => {
     expect(verifyChain(CHAIN, good, { head })).toEqual({ ok: true, chain: CHAIN, checked: 5, head });
   });
 
-  const cases: [string, (c: VerifiableEntry[]) => VerifiableEntry[], { seq: number; reason: string }][] = [
+  const cases: [string, (c: VerifiableEntry[]) => VerifiableEntry[], { seq: number; id?: string; reason: string }][] = [
     ["an edited field", (c) => c.map((e, i) => (i === 2 ? { ...(e as AuditEntry), outcome: "denied" as const } : e)), { seq: 3, reason: "hash-mismatch" }],
     ["edited metadata", (c) => c.map((e, i) => (i === 1 ? { ...(e as AuditEntry), event: { type: "get-secret", metadata: { secretName: "X" } } } : e)), { seq: 2, reason: "hash-mismatch" }],
     ["a changed salt", (c) => c.map((e, i) => (i === 1 ? { ...(e as AuditEntry), salt: "other" } : e)), { seq: 2, reason: "hash-mismatch" }],
     ["a deleted entry", (c) => c.filter((_, i) => i !== 2), { seq: 3, reason: "missing" }],
     ["a cut tail", (c) => c.slice(0, 3), { seq: 4, reason: "behind-head" }],
-    ["two entries swapped", (c) => [c[0], c[2], c[1], c[3], c[4]], { seq: 2, reason: "missing" }],
+    ["two entries swapped", (c) => [c[0], c[2], c[1], c[3], c[4]], { seq: 3, id: "e3", reason: "out-of-order" }],
+    ["an entry moved far back", (c) => [c[0], c[2], c[3], c[4], c[1]], { seq: 3, id: "e3", reason: "out-of-order" }],
     ["swapped seq numbers", (c) => [c[0], { ...(c[2] as AuditEntry), seq: 2 }, { ...(c[1] as AuditEntry), seq: 3 }, c[3], c[4]], { seq: 2, reason: "broken-link" }],
     ["an unreadable entry", (c) => c.map((e, i) => (i === 3 ? { unreadable: true as const, id: "e4", seq: 4, chain: CHAIN } : e)), { seq: 4, reason: "unreadable" }],
     ["an entry of another chain", (c) => c.map((e, i) => (i === 0 ? { ...(e as AuditEntry), chain: "project:p2" } : e)), { seq: 1, reason: "out-of-order" }],

@@ -51,6 +51,9 @@ describe.each(backends)("audit log query on %s", (backend) => {
       ipAddress: expect.stringMatching(/127\.0\.0\.1/),
     });
     expect(JSON.stringify(res.body)).not.toContain('"secretValue"');
+    // A change's entry names what it created, though it is written before the answer exists.
+    const created = res.body.auditLogs.find((e: any) => e.event.type === "create-secret" && e.environment === "prod");
+    expect(created.event.metadata).toMatchObject({ secretName: "API_KEY", secretId: expect.stringMatching(/^[0-9a-f-]{36}$/), secretVersion: 1 });
   });
 
   it("filters as Infisical does", async (ctx) => {
