@@ -34,8 +34,8 @@ export class HeaderDeadline {
 
   /** Headers arrived; the clock starts again once this request's response has closed. */
   requestStarted(response: { once(event: "close", listener: () => void): unknown }): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    // The timer is left to run (it does nothing while a request is in flight) and restarted when
+    // the last one closes: one timer per connection, not one per request.
     this.#inFlight++;
     this.#served = true;
     response.once("close", () => {
@@ -52,10 +52,12 @@ export class HeaderDeadline {
 
   #arm(): void {
     if (this.#stopped) return;
-    clearTimeout(this.#timer);
+    if (this.#timer) {
+      this.#timer.refresh();
+      return;
+    }
     this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      if (!this.#stopped) this.#expire(this.#served);
+      if (!this.#stopped && this.#inFlight === 0) this.#expire(this.#served);
     }, this.#ms);
     this.#timer.unref();
   }
