@@ -37,27 +37,9 @@ export const stdoutLogger: ProxyLogger = (line) => process.stdout.write(`${line}
 export function entryWriter(logger: ProxyLogger): (entry: Omit<RequestLogEntry, "time"> | Omit<EventLogEntry, "time">) => void {
   return (entry) => {
     try {
-      const time = new Date().toISOString();
-      logger(entry.msg === "request" ? requestLine(time, entry as Omit<RequestLogEntry, "time">) : JSON.stringify({ time, ...entry }));
+      logger(JSON.stringify({ time: new Date().toISOString(), ...entry }));
     } catch {
       // A broken logger must not take a request down with it.
     }
   };
-}
-
-const text = (value: string | null): string => (value === null ? "null" : JSON.stringify(value));
-const number = (value: number | null): string => (value !== null && Number.isFinite(value) ? String(value) : "null");
-
-/**
- * The request line built by hand, as the server's adapter does: one per agent request, and
- * JSON.stringify of a spread entry costs more than the rest of the log path. Strings are escaped;
- * the optional fields appear only when set.
- */
-function requestLine(time: string, e: Omit<RequestLogEntry, "time">): string {
-  const service = e.service === undefined ? "" : `,"service":${text(e.service)}`;
-  const error = e.error === undefined ? "" : `,"error":${text(e.error)}`;
-  return (
-    `{"time":"${time}","level":"info","msg":"request","method":${text(e.method)},"host":${text(e.host)},"port":${number(e.port)},` +
-    `"tls":${e.tls === true},"action":${text(e.action)},"reason":${text(e.reason)},"session":${text(e.session)}${service}${error},"status":${number(e.status)},"durationMs":${number(e.durationMs)}}`
-  );
 }
