@@ -34,8 +34,8 @@ export class HeaderDeadline {
 
   /** Headers arrived; the clock starts again once this request's response has closed. */
   requestStarted(response: { once(event: "close", listener: () => void): unknown }): void {
-    // The timer is left to run (it does nothing while a request is in flight) and restarted when
-    // the last one closes: one timer per connection, not one per request.
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#inFlight++;
     this.#served = true;
     response.once("close", () => {
@@ -52,12 +52,10 @@ export class HeaderDeadline {
 
   #arm(): void {
     if (this.#stopped) return;
-    if (this.#timer) {
-      this.#timer.refresh();
-      return;
-    }
+    clearTimeout(this.#timer);
     this.#timer = setTimeout(() => {
-      if (!this.#stopped && this.#inFlight === 0) this.#expire(this.#served);
+      this.#timer = undefined;
+      if (!this.#stopped) this.#expire(this.#served);
     }, this.#ms);
     this.#timer.unref();
   }
