@@ -13,9 +13,11 @@
  * Target (issue #22): at least 40% of direct throughput, p99 at most 2x direct; rounds alternate
  * and the figures are medians of per-round ratios. The proxy asks the server
  * for one decision per destination and poll interval, so steady state measures the data path.
+ * Each round also reports the CPU time per request of the load generator, the upstream and the
+ * proxy, which a busy shared machine disturbs far less than it does requests per second.
  */
 import { fork, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
@@ -49,6 +51,13 @@ interface LoadResult {
   p50: number;
   p99: number;
   failures: number;
+  /** The load generator's CPU time (user + system) per request, in microseconds. */
+  loadCpuUs: number;
+}
+
+/** CPU time per request, in microseconds, of each process on the path (the proxy's only through it). */
+interface Measured extends LoadResult {
+  cpu: { load: number; upstream: number; proxy?: number };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -60,6 +69,7 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
     : new Agent({ connect: { ca: spec.upstreamCa } });
   const latencies: number[] = [];
   let failures = 0;
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const deadline = started + spec.seconds * 1000;
   await Promise.all(
@@ -78,10 +88,44 @@ async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   await dispatcher.close();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { requests: latencies.length, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures };
+  const loadCpuUs = (cpu.user + cpu.system) / Math.max(1, latencies.length);
+  return { requests: latencies.length, rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures, loadCpuUs };
+}
+
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc; null where there is none.
+ * Throughput on a shared machine swings with other load, CPU per request much less.
+ */
+function cpuSecondsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** One load run, with the CPU the upstream (this process) and the proxy spent on it. */
+async function measuredLoad(spec: LoadSpec, proxyPid: number | undefined): Promise<Measured> {
+  const ownBefore = process.cpuUsage();
+  const proxyBefore = spec.proxy ? cpuSecondsOf(proxyPid) : null;
+  const result = await runLoad(spec);
+  const own = process.cpuUsage(ownBefore);
+  const proxyAfter = spec.proxy ? cpuSecondsOf(proxyPid) : null;
+  const n = Math.max(1, result.requests);
+  return {
+    ...result,
+    cpu: {
+      load: result.loadCpuUs,
+      upstream: (own.user + own.system) / n,
+      ...(proxyBefore !== null && proxyAfter !== null ? { proxy: ((proxyAfter - proxyBefore) * 1e6) / n } : {}),
+    },
+  };
 }
 
 function runLoad(spec: LoadSpec): Promise<LoadResult> {
@@ -164,8 +208,11 @@ async function seed(api: string, upstreamPort: number) {
   return { sessionToken: session.token as string, enrollmentToken: registered.token as string };
 }
 
+/** `PROXY_OVERHEAD_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"` profiles the proxy (Node refuses --cpu-prof in NODE_OPTIONS). */
+const proxyNodeArgs = () => process.env.PROXY_OVERHEAD_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+
 async function startProxy(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", CLI, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [...proxyNodeArgs(), "--conditions=source", "--import", "tsx", CLI, ...args], { stdio: ["ignore", "ignore", "pipe"] });
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr!.on("data", (chunk: Buffer) => {
@@ -184,10 +231,13 @@ async function run(options: BenchOptions): Promise<BenchRow[]> {
   const strongroom = await createStrongroom({ storage: await createSqliteStorage({ filename: join(dir, "strongroom.db") }), rootKey: generateRootKey() });
   const api = createHttpServer(createHandler(strongroom, { logger: () => undefined }));
   const certificates = await upstreamCertificates();
-  const upstream = createHttpsServer({ key: certificates.key, cert: certificates.cert, keepAliveTimeout: 60_000 }, (_req, res) => {
+  const upstream = createHttpsServer({ key: certificates.key, cert: certificates.cert }, (_req, res) => {
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(HELLO) });
     res.end(HELLO);
   });
+  // Not a constructor option before Node 24: the default (5 s) would close the proxy's pooled
+  // connections between its rounds, so each proxied round would pay new TLS handshakes.
+  upstream.keepAliveTimeout = 60_000;
   let proxy: ChildProcess | undefined;
   try {
     const apiUrl = `http://127.0.0.1:${await listenOn(api)}`;
@@ -213,16 +263,24 @@ async function run(options: BenchOptions): Promise<BenchRow[]> {
     // Warm-up: JIT, TLS session set-up, the proxy's leaf and decision caches.
     await runLoad({ ...direct, seconds: 1 });
     await runLoad({ ...proxied, seconds: 1 });
-    const samples = await alternate(options.quick ? 2 : 4, { direct: () => runLoad(direct), proxied: () => runLoad(proxied) });
+    const samples = await alternate(options.quick ? 2 : 4, {
+      direct: () => measuredLoad(direct, proxy?.pid),
+      proxied: () => measuredLoad(proxied, proxy?.pid),
+    });
     for (const [name, results] of Object.entries(samples)) {
       const failures = results.reduce((sum, r) => sum + r.failures, 0);
       if (failures > 0) throw new Error(`${failures} ${name} requests failed`);
-      options.log(`${name}: ${formatRate(spread(results.map((r) => r.rps)), "req/s")}, p99 ${spread(results.map((r) => r.p99)).median.toFixed(1)} ms`);
+      const cpu = (pick: (c: Measured["cpu"]) => number | undefined) => spread(results.map((r) => pick(r.cpu) ?? NaN)).median.toFixed(0);
+      const proxyCpu = results[0]?.cpu.proxy === undefined ? "" : `, proxy ${cpu((c) => c.proxy)}`;
+      options.log(
+        `${name}: ${formatRate(spread(results.map((r) => r.rps)), "req/s")}, p99 ${spread(results.map((r) => r.p99)).median.toFixed(1)} ms; ` +
+          `CPU µs/request: load ${cpu((c) => c.load)}, upstream ${cpu((c) => c.upstream)}${proxyCpu}`,
+      );
     }
     const rps = spread(samples.proxied!.map((r, i) => r.rps / samples.direct![i]!.rps));
     const p99 = spread(samples.proxied!.map((r, i) => r.p99 / samples.direct![i]!.p99));
-    const med = (results: LoadResult[], pick: (r: LoadResult) => number) => spread(results.map(pick)).median;
-    const fmtMed = (results: LoadResult[]) => `${med(results, (r) => r.rps).toFixed(0)} req/s, p99 ${med(results, (r) => r.p99).toFixed(1)} ms`;
+    const med = (results: Measured[], pick: (r: Measured) => number) => spread(results.map(pick)).median;
+    const fmtMed = (results: Measured[]) => `${med(results, (r) => r.rps).toFixed(0)} req/s, p99 ${med(results, (r) => r.p99).toFixed(1)} ms`;
     return [
       {
         section: `agent proxy (HTTPS keep-alive, ${CONCURRENCY} concurrent)`,

@@ -140,7 +140,7 @@ export async function startAgentProxy(options: AgentProxyOptions): Promise<Agent
     async decide(session, token, target) {
       const key = decisionKey(session.id, target.host, target.port, target.tls);
       try {
-        return await decisions.get(key, () => controlPlane.resolve({ sessionToken: token, ...target }));
+        return await decisions.get(key, () => controlPlane.resolve({ sessionToken: token.value, ...target }));
       } catch (error) {
         if (error instanceof ProxyRevokedError) revoked(error);
         throw error;

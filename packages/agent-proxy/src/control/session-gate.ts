@@ -1,4 +1,4 @@
-import { SessionTable, tokenHash, type LiveSession } from "./session-table.js";
+import { presentToken, SessionTable, type LiveSession, type PresentedToken } from "./session-table.js";
 import type { ProxyState } from "./control-plane.js";
 
 /**
@@ -28,8 +28,8 @@ export class SessionGate {
     this.#table = new SessionTable(sessions);
   }
 
-  async session(token: string): Promise<LiveSession | null> {
-    const hash = tokenHash(token);
+  async session(token: PresentedToken | string): Promise<LiveSession | null> {
+    const { hash } = typeof token === "string" ? presentToken(token) : token;
     const found = this.#table.lookup(hash, Date.now());
     if (found || this.#refused.has(hash)) return found;
     const fresh = await this.#pollSoon();

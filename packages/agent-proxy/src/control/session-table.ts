@@ -17,6 +17,18 @@ interface Entry extends LiveSession {
 
 export const tokenHash = (token: string): string => createHash("sha256").update(token).digest("hex");
 
+/**
+ * A token as an agent presented it, hashed once: every request in a tunnel presents the same
+ * token, and each is still looked up in the current table (hash only; the value goes to the
+ * server when a decision is asked for).
+ */
+export interface PresentedToken {
+  readonly value: string;
+  readonly hash: string;
+}
+
+export const presentToken = (value: string): PresentedToken => ({ value, hash: tokenHash(value) });
+
 export class SessionTable {
   readonly #byHash: ReadonlyMap<string, Entry>;
 

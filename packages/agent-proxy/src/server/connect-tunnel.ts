@@ -10,7 +10,7 @@ import type { LeafCertificates } from "../identity/leaf-certificates.js";
 import { PROXY_AUTHENTICATE, sessionTokenFrom } from "../http/proxy-authorization.js";
 import { HEADER_TIMEOUT, HeaderDeadline } from "./request-deadlines.js";
 import { writeRawRefusal, type Refusal } from "./refusals.js";
-import type { LiveSession } from "../control/session-table.js";
+import { presentToken, type LiveSession, type PresentedToken } from "../control/session-table.js";
 
 /**
  * `CONNECT host:port`: the session is checked before the tunnel opens, and the session's tunnel
@@ -22,7 +22,7 @@ import type { LiveSession } from "../control/session-table.js";
  */
 export interface Tunnel {
   readonly target: Target;
-  readonly token: string;
+  readonly token: PresentedToken;
   /** Runs while the tunnel waits for request headers: from the 200 (first bytes, TLS handshake included) and between requests. */
   readonly deadline: HeaderDeadline;
 }
@@ -74,13 +74,14 @@ export class ConnectTunnels {
       });
     };
     if (!authority) return refuse({ status: 400, reason: "invalid-destination", message: "CONNECT needs host:port" });
-    const token = sessionTokenFrom(req.headers["proxy-authorization"]);
-    if (token === null) {
+    const presented = sessionTokenFrom(req.headers["proxy-authorization"]);
+    if (presented === null) {
       return refuse(
         { status: 407, reason: "proxy-authentication-required", message: "Send the agent session token in Proxy-Authorization (Bearer agv_…, or Basic with it as the password)" },
         { "proxy-authenticate": PROXY_AUTHENTICATE },
       );
     }
+    const token = presentToken(presented);
     const session = await this.#runtime.session(token);
     if (!session) {
       return refuse({ status: 403, reason: "session-not-live", message: "The agent session is unknown, expired or revoked", host: authority.host });
@@ -136,7 +137,7 @@ export class ConnectTunnels {
    * the tunnel's first request does not ask again; when the server cannot be reached the tunnel
    * opens and that request reports it.
    */
-  async #earlyDecision(session: LiveSession, token: string, authority: Authority): Promise<ResolveDecision | null> {
+  async #earlyDecision(session: LiveSession, token: PresentedToken, authority: Authority): Promise<ResolveDecision | null> {
     try {
       return await this.#runtime.decide(session, token, { ...authority, tls: true });
     } catch {

@@ -17,7 +17,7 @@ import { originFormProblem } from "../http/request-target.js";
 import { sendRefusal, type Refusal } from "./refusals.js";
 import { relayResponse, UnscrubbableResponseError } from "../brokering/response-relay.js";
 import type { SessionActivity } from "./session-activity.js";
-import type { LiveSession } from "../control/session-table.js";
+import type { LiveSession, PresentedToken } from "../control/session-table.js";
 import type { Upstream, UpstreamPool } from "../upstream/upstream.js";
 
 /**
@@ -36,8 +36,8 @@ export interface Target {
 
 export interface ProxyRuntime {
   /** The live session a token opens, or null (unknown, expired or revoked). */
-  session(token: string): Promise<LiveSession | null>;
-  decide(session: LiveSession, token: string, target: Target): Promise<ResolveDecision | null>;
+  session(token: PresentedToken): Promise<LiveSession | null>;
+  decide(session: LiveSession, token: PresentedToken, target: Target): Promise<ResolveDecision | null>;
   readonly guard: GuardOptions;
   readonly upstream: Upstream;
   readonly limits: ProxyLimits;
@@ -55,7 +55,7 @@ type Credentials = BrokerDecision["credentials"];
 
 const CERTIFICATE_ERRORS = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID/;
 
-export async function forwardAgentRequest(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, target: Target, token: string | null): Promise<void> {
+export async function forwardAgentRequest(runtime: ProxyRuntime, req: IncomingMessage, res: ServerResponse, target: Target, token: PresentedToken | null): Promise<void> {
   const started = performance.now();
   const record: PendingEntry = { level: "info", msg: "request", method: req.method ?? "GET", host: target.host, port: target.port, tls: target.tls, action: "deny", reason: "", session: null };
   res.once("close", () => runtime.log({ ...record, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100 }));

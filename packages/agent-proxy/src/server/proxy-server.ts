@@ -6,6 +6,7 @@ import type { DeniedHosts } from "./denied-hosts.js";
 import { forwardAgentRequest, type ProxyRuntime } from "./forward.js";
 import type { LeafCertificates } from "../identity/leaf-certificates.js";
 import { sessionTokenFrom } from "../http/proxy-authorization.js";
+import { presentToken } from "../control/session-table.js";
 import { HEADER_TIMEOUT, HeaderDeadline } from "./request-deadlines.js";
 import { sendRefusal, writeRawRefusal } from "./refusals.js";
 
@@ -54,7 +55,8 @@ export class ProxyServer {
       if (absolute) {
         req.url = absolute.path;
         const target = { ...absolute.authority, tls: false };
-        return void forwardAgentRequest(runtime, req, res, target, sessionTokenFrom(req.headers["proxy-authorization"])).catch(fail(res));
+        const token = sessionTokenFrom(req.headers["proxy-authorization"]);
+        return void forwardAgentRequest(runtime, req, res, target, token === null ? null : presentToken(token)).catch(fail(res));
       }
       this.#answerOwn(req, res, caBody);
     });

@@ -55,9 +55,27 @@ export async function pinDestination(host: string, port: number, options: GuardO
   }
   let firstRefusal: string | null = null;
   for (const address of addresses) {
-    const refusal = addressRefusal(classifyAddress(address), options.allowPrivateTargets);
+    const refusal = refusalOf(address, options.allowPrivateTargets);
     if (refusal === null) return { host, port, address };
     firstRefusal ??= address === host ? `${host}: ${refusal}` : `${host} resolves to ${address}: ${refusal}`;
   }
   throw new DestinationRefusedError(firstRefusal!);
+}
+
+/**
+ * An address's verdict depends on the address and the setting alone, so it is worked out once
+ * (classifying walks every reserved range) rather than on each request to the same destination.
+ */
+const verdicts = new Map<string, string | null>();
+const VERDICTS_KEPT = 4096;
+
+function refusalOf(address: string, allowPrivateTargets: boolean): string | null {
+  const key = `${allowPrivateTargets ? "+" : "-"}${address}`;
+  let refusal = verdicts.get(key);
+  if (refusal === undefined) {
+    refusal = addressRefusal(classifyAddress(address), allowPrivateTargets);
+    if (verdicts.size >= VERDICTS_KEPT) verdicts.clear();
+    verdicts.set(key, refusal);
+  }
+  return refusal;
 }

@@ -34,6 +34,21 @@ export interface UpstreamPool {
   readonly credentialSet: string;
 }
 
+/**
+ * The headers as Node's flat list: Node then writes them as they are, checking each name and
+ * value as it does for an object, without first copying them one by one into the request's own
+ * header map (the forwarded headers are final here; nothing sets another one later).
+ */
+function headerList(headers: OutgoingHttpHeaders): string[] {
+  const list: (string | string[])[] = [];
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value !== undefined) list.push(name, typeof value === "number" ? String(value) : value);
+  }
+  // Array values are repeated lines, as they are for an object (_http_outgoing's processHeader).
+  return list as string[];
+}
+
 /** An idle kept-alive connection is closed after this long. */
 const IDLE_CONNECTION_MS = 15_000;
 
@@ -71,7 +86,7 @@ export class Upstream {
       port: destination.port,
       method: init.method,
       path: init.path,
-      headers: init.headers,
+      headers: headerList(init.headers),
       timeout: this.#timeoutMs,
       agent: this.#agent(pool, tls),
     };

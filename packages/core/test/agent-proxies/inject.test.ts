@@ -88,6 +88,17 @@ describe("applyCredentials: header rewrite", () => {
     }
   });
 
+  it("gives every request its own result when one resolved list serves many, and refuses a bad list every time", () => {
+    const list = [resolved(header("Authorization", "Bearer"), "ghp_real")];
+    const first = applyCredentials(request({ headers: { authorization: "fake", accept: "*/*" } }), list);
+    const second = applyCredentials(request({ headers: { "x-other": "1" } }), list);
+    expect(first.headers).toEqual({ accept: "*/*", Authorization: "Bearer ghp_real" });
+    expect(second.headers).toEqual({ "x-other": "1", Authorization: "Bearer ghp_real" });
+    const bad = [resolved(header("X-Api-Key"), "tok\r\n")];
+    expect(() => applyCredentials(request(), bad)).toThrow(CredentialInjectionError);
+    expect(() => applyCredentials(request(), bad)).toThrow(CredentialInjectionError);
+  });
+
   it("refuses CR/LF in a Basic auth half too", () => {
     expect(() =>
       applyCredentials(request(), [resolved(basicHalf("username"), "alice"), resolved(basicHalf("password"), "secret\n")]),

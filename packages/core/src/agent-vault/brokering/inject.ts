@@ -54,7 +54,7 @@ interface Plan {
 }
 
 export function applyCredentials<R extends ProxiedRequest>(request: R, resolved: readonly ResolvedCredential[]): InjectedRequest<R> {
-  const plan = planInjection(resolved);
+  const plan = planFor(resolved);
   const replacerFor = (surface: SubstitutionSurface, contentType: string | null = null) =>
     placeholderReplacer(plan.substitutions.get(surface), surfaceEncoder(surface, contentType));
 
@@ -72,6 +72,19 @@ export function applyCredentials<R extends ProxiedRequest>(request: R, resolved:
     query: replacerFor("query").text(request.query),
     body,
   };
+}
+
+/**
+ * A proxy applies the same resolved list (one cached decision) to request after request, and
+ * checking and planning it costs more than the injection itself: the plan is kept for as long as
+ * that list is. A list that fails its checks is never kept, so it is refused every time.
+ */
+const plans = new WeakMap<readonly ResolvedCredential[], Plan>();
+
+function planFor(resolved: readonly ResolvedCredential[]): Plan {
+  let plan = plans.get(resolved);
+  if (!plan) plans.set(resolved, (plan = planInjection(resolved)));
+  return plan;
 }
 
 function planInjection(resolved: readonly ResolvedCredential[]): Plan {
