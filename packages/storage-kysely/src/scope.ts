@@ -10,12 +10,13 @@ export function translated(dialect: Dialect, error: unknown): unknown {
 }
 
 /**
- * Runs a read outside any transaction at once, without queueing for the connection, or answers
- * undefined when it cannot (a transaction is open on the connection). For a driver that executes
+ * Runs a read outside any transaction without queueing for the connection, or answers undefined
+ * when it cannot (a transaction is open on the connection). For a driver that executes
  * synchronously (better-sqlite3): it saves Kysely's connection hand-over, which costs as much as
- * the lookup.
+ * the lookup. A long result may come as a promise, read in slices that let other work run between
+ * them (one statement still: one snapshot).
  */
-export type ReadNow = (sql: string, parameters: readonly unknown[]) => Record<string, unknown>[] | undefined;
+export type ReadNow = (sql: string, parameters: readonly unknown[]) => Record<string, unknown>[] | Promise<Record<string, unknown>[]> | undefined;
 
 /**
  * Where a storage's statements run: the database itself, or one open transaction. Inside a
@@ -39,7 +40,7 @@ export class Scope {
   async read(query: CompiledQuery): Promise<Record<string, unknown>[]> {
     let rows: Record<string, unknown>[] | undefined;
     try {
-      rows = this.readNow?.(query.sql, query.parameters);
+      rows = await this.readNow?.(query.sql, query.parameters);
     } catch (error) {
       throw translated(this.dialect, error);
     }

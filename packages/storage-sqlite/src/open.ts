@@ -4,6 +4,7 @@ import { chmod, open } from "node:fs/promises";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { sqliteDialect } from "./dialect.js";
+import { SlicedReads } from "./sliced-reads.js";
 import { PreparedStatements } from "./statement-cache.js";
 import { writerDialect } from "./writer-dialect.js";
 import { SqliteWriter } from "./writer.js";
@@ -29,28 +30,40 @@ async function privateFile(filename: string): Promise<void> {
 /**
  * Opens (creating if needed, owner-only) and migrates a database file holding `schema`'s tables.
  * Writes and transactions run on a connection in a worker thread (writer.ts); reads outside a
- * transaction run at once on a read-only connection of this thread, which sees what has
- * committed (WAL readers and the writer do not block each other). An in-memory database has one
+ * transaction run at once on read-only connections of this thread (sliced-reads.ts), which see
+ * what has committed (WAL readers and the writer do not block each other). An in-memory database has one
  * connection only: it runs in this thread (`storageOver`).
  */
 export async function openSqlite<S extends Schema>(filename: string, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   if (!inFile(filename)) return storageOver(configured(new Database(filename)), schema, version);
   await privateFile(filename);
   const writer = await SqliteWriter.open(filename);
-  let reader: Database.Database | undefined;
-  const db = new Kysely<any>({ dialect: writerDialect(writer, () => reader?.close()) });
+  let stamper: Database.Database | undefined;
+  const reads = new SlicedReads(() => readOnly(filename));
+  const db = new Kysely<any>({
+    dialect: writerDialect(writer, () => {
+      reads.close();
+      stamper?.close();
+    }),
+  });
   try {
     await migrate(db, sqliteDialect, { schema, version });
-    reader = configured(new Database(filename, { fileMustExist: true }));
-    reader.pragma("query_only = ON");
+    stamper = readOnly(filename);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  // The reader never writes: its data version moves whenever anything commits to the file (the
-  // writer thread, another process). Inside a transaction (BEGIN IMMEDIATE) nothing else commits.
-  const stamp = reader.prepare("select data_version as version from pragma_data_version").pluck();
-  return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema, readNow: new PreparedStatements(reader).readNow, writeStamp: () => String(stamp.get()) });
+  // A connection that never writes: its data version moves whenever anything commits to the file
+  // (the writer thread, another process). Inside a transaction (BEGIN IMMEDIATE) nothing else commits.
+  const stamp = stamper.prepare("select data_version as version from pragma_data_version").pluck();
+  return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema, readNow: reads.read, writeStamp: () => String(stamp.get()) });
+}
+
+/** A connection of this thread that only reads (the writer thread has made the file and its tables). */
+function readOnly(filename: string): Database.Database {
+  const database = configured(new Database(filename, { fileMustExist: true }));
+  database.pragma("query_only = ON");
+  return database;
 }
 
 /** busy_timeout first: switching to WAL needs a lock another process may briefly hold. */
