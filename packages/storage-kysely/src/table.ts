@@ -72,8 +72,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
       params.push(options.offset);
     }
     if (lockRows(options)) shape += " for update";
-    const rows = await scope.read(cache.compile(shape, params, () => selectQuery(where, options, limit)));
-    return rows.map((raw) => decodeRow(def, raw));
+    return scope.read(cache.compile(shape, params, () => selectQuery(where, options, limit)), (raw) => decodeRow(def, raw) as Row);
   };
 
   const count = async (where?: Where<Row>) => {

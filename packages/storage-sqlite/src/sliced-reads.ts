@@ -34,10 +34,10 @@ export class SlicedReads {
 
   constructor(private readonly connect: () => Database.Database) {}
 
-  readonly read: ReadNow = (sql, parameters) => {
+  readonly read: ReadNow = (sql, parameters, decode) => {
     const reader = this.idle.pop() ?? (this.open < MOST ? this.opened() : undefined);
-    if (!reader) return new Promise<Reader>((resolve) => this.waiting.push(resolve)).then((next) => this.readWith(next, sql, parameters));
-    return this.readWith(reader, sql, parameters);
+    if (!reader) return new Promise<Reader>((resolve) => this.waiting.push(resolve)).then((next) => this.readWith(next, sql, parameters, decode));
+    return this.readWith(reader, sql, parameters, decode);
   };
 
   close(): void {
@@ -45,12 +45,12 @@ export class SlicedReads {
     for (const reader of this.idle.splice(0)) reader.database.close();
   }
 
-  private readWith(reader: Reader, sql: string, parameters: readonly unknown[]): Record<string, unknown>[] | Promise<Record<string, unknown>[]> {
-    const rows: Record<string, unknown>[] = [];
+  private readWith<T>(reader: Reader, sql: string, parameters: readonly unknown[], decode: Decode<T>): T[] | Promise<T[]> {
+    const rows: T[] = [];
     let iterator: IterableIterator<unknown> | undefined;
     try {
       iterator = reader.statements.prepare(sql).iterate(parameters as unknown[]);
-      if (slice(iterator, rows)) {
+      if (slice(iterator, rows, decode)) {
         this.release(reader);
         return rows;
       }
@@ -59,13 +59,13 @@ export class SlicedReads {
       this.release(reader);
       throw error;
     }
-    return this.rest(reader, iterator, rows);
+    return this.rest(reader, iterator, rows, decode);
   }
 
-  private async rest(reader: Reader, iterator: IterableIterator<unknown>, rows: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  private async rest<T>(reader: Reader, iterator: IterableIterator<unknown>, rows: T[], decode: Decode<T>): Promise<T[]> {
     try {
       do await turn();
-      while (!slice(iterator, rows));
+      while (!slice(iterator, rows, decode));
       return rows;
     } finally {
       iterator.return?.();
@@ -91,13 +91,15 @@ export class SlicedReads {
   }
 }
 
-/** Steps `iterator` into `rows` for one slice; true once it has no more rows. */
-function slice(iterator: IterableIterator<unknown>, rows: Record<string, unknown>[]): boolean {
+type Decode<T> = (raw: Record<string, unknown>) => T;
+
+/** Steps `iterator` into `rows`, decoded, for one slice; true once it has no more rows. */
+function slice<T>(iterator: IterableIterator<unknown>, rows: T[], decode: Decode<T>): boolean {
   const start = performance.now();
   for (let n = 1; ; n++) {
     const next = iterator.next();
     if (next.done) return true;
-    rows.push(next.value as Record<string, unknown>);
+    rows.push(decode(next.value as Record<string, unknown>));
     if (n % ROWS_PER_CHECK === 0 && performance.now() - start >= SLICE_MS) return false;
   }
 }
