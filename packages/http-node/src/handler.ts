@@ -15,7 +15,7 @@ import { ClientGoneError, readJsonBody } from "./body.js";
 import { bearerToken } from "./auth-header.js";
 import { TrustedProxies } from "./client-address.js";
 import { toErrorResponse } from "./error-body.js";
-import { contentEtag, etagMatches } from "./etag.js";
+import { answerEtag, etagMatches } from "./etag.js";
 import { assembleInput, queryInput, queryKeys, splitTarget } from "./input.js";
 import { describeError, entryWriter, jsonLinesLogger, type Logger } from "./logger.js";
 import { docsRouteOf, sendDocs } from "./docs-page.js";
@@ -195,7 +195,8 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
         sendJsonText(res, status, text);
         return;
       }
-      const etag = contentEtag(text);
+      let etag = answerEtag(text);
+      if (typeof etag !== "string") etag = await etag;
       if (etagMatches(req.headers["if-none-match"], etag)) {
         res.writeHead(304, { etag, "cache-control": "no-store" });
         res.end();
