@@ -23,7 +23,7 @@ import type { ResponseReport } from "./metrics/registry.js";
 import { buildOpenApiDocument, OPENAPI_PATH, operationIds } from "./openapi.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
-import { sendError, sendFile, sendJson, sendJsonText } from "./respond.js";
+import { sendError, sendFile, sendJson, sendJsonAnswer, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
 import { answerText } from "./answers/sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
@@ -192,7 +192,7 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
       let text = result === undefined ? "{}" : answerText(result);
       if (typeof text !== "string") text = await text;
       if (!route.etag) {
-        sendJsonText(res, status, text);
+        await sendJsonAnswer(res, status, text);
         return;
       }
       let etag = answerEtag(text);
@@ -202,7 +202,7 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
         res.end();
         return;
       }
-      sendJsonText(res, status, text, { etag });
+      await sendJsonAnswer(res, status, text, { etag });
       return;
     }
     const source = (route.frames ?? subscriptionFrames)(result);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { answerEtag, contentEtag, ETAG_PART, etagMatches } from "../src/etag.js";
+import { TEXT_PART } from "../src/answers/text-parts.js";
+import { answerEtag, contentEtag, etagMatches } from "../src/etag.js";
 
 describe("ETags", () => {
   it("are strong tags of the answer's text", () => {
@@ -10,7 +11,7 @@ describe("ETags", () => {
 
   it("of a big answer, hashed in parts, are the tag of the whole text, and tell apart answers differing in a character split across parts", async () => {
     // An emoji (a surrogate pair) straddles the first part's end.
-    const big = (emoji: string) => `"${"x".repeat(ETAG_PART - 2)}${emoji}${"y".repeat(ETAG_PART)}"`;
+    const big = (emoji: string) => `"${"x".repeat(TEXT_PART - 2)}${emoji}${"y".repeat(TEXT_PART)}"`;
     const smile = big("\u{1F600}");
     expect(await answerEtag(smile)).toBe(contentEtag(smile));
     expect(await answerEtag(smile)).not.toBe(await answerEtag(big("\u{1F601}")));
