@@ -15,7 +15,7 @@ import { ClientGoneError, readJsonBody } from "./body.js";
 import { bearerToken } from "./auth-header.js";
 import { TrustedProxies } from "./client-address.js";
 import { toErrorResponse } from "./error-body.js";
-import { contentEtag, etagMatches } from "./etag.js";
+import { answerEtag, etagMatches } from "./etag.js";
 import { assembleInput, queryInput, queryKeys, splitTarget } from "./input.js";
 import { describeError, entryWriter, jsonLinesLogger, type Logger } from "./logger.js";
 import { docsRouteOf, sendDocs } from "./docs-page.js";
@@ -23,7 +23,7 @@ import type { ResponseReport } from "./metrics/registry.js";
 import { buildOpenApiDocument, OPENAPI_PATH, operationIds } from "./openapi.js";
 import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
-import { sendError, sendFile, sendJson, sendJsonText } from "./respond.js";
+import { sendError, sendFile, sendJson, sendJsonAnswer, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
 import { answerText } from "./answers/sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
@@ -192,16 +192,17 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
       let text = result === undefined ? "{}" : answerText(result);
       if (typeof text !== "string") text = await text;
       if (!route.etag) {
-        sendJsonText(res, status, text);
+        await sendJsonAnswer(res, status, text);
         return;
       }
-      const etag = contentEtag(text);
+      let etag = answerEtag(text);
+      if (typeof etag !== "string") etag = await etag;
       if (etagMatches(req.headers["if-none-match"], etag)) {
         res.writeHead(304, { etag, "cache-control": "no-store" });
         res.end();
         return;
       }
-      sendJsonText(res, status, text, { etag });
+      await sendJsonAnswer(res, status, text, { etag });
       return;
     }
     const source = (route.frames ?? subscriptionFrames)(result);

@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import { TEXT_PART, textParts, turn } from "./answers/text-parts.js";
 import type { ErrorResponse } from "./error-body.js";
 
 /** API answers can carry secrets: no cache may keep them, no browser may reinterpret them. */
@@ -19,12 +20,33 @@ export function sendError(res: ServerResponse, error: ErrorResponse, extraHeader
 /** `text` is already JSON (cached documents). */
 export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
+  writeJsonHead(res, status, text, headers);
+  res.end(text);
+}
+
+/**
+ * `sendJsonText`, a big text (a list of 10,000 secrets) written a part at a time with turns for
+ * other requests between parts: encoding and copying megabytes into the socket in one call holds
+ * the event loop for tens of milliseconds.
+ */
+export async function sendJsonAnswer(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): Promise<void> {
+  if (text.length <= TEXT_PART) return sendJsonText(res, status, text, headers);
+  if (res.headersSent || res.destroyed) return;
+  writeJsonHead(res, status, text, headers);
+  for (const part of textParts(text)) {
+    if (res.destroyed) return;
+    res.write(part);
+    await turn();
+  }
+  res.end();
+}
+
+function writeJsonHead(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
   // Assigned one by one: V8 adds the fields that follow a spread through a slow path.
   const all: Record<string, string> = Object.assign({}, JSON_HEADERS);
   all["content-length"] = String(Buffer.byteLength(text));
   for (const name in headers) all[name] = headers[name];
   res.writeHead(status, all);
-  res.end(text);
 }
 
 /** A file answer of a core operation (`fileOutput`): its media type and its bytes in base64. */

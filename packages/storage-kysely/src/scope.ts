@@ -10,12 +10,15 @@ export function translated(dialect: Dialect, error: unknown): unknown {
 }
 
 /**
- * Runs a read outside any transaction at once, without queueing for the connection, or answers
- * undefined when it cannot (a transaction is open on the connection). For a driver that executes
+ * Runs a read outside any transaction without queueing for the connection, or answers undefined
+ * when it cannot (a transaction is open on the connection). For a driver that executes
  * synchronously (better-sqlite3): it saves Kysely's connection hand-over, which costs as much as
- * the lookup.
+ * the lookup. A long result may come as a promise, read in slices that let other work run between
+ * them (one statement still: one snapshot); each row goes through `decode` within its slice.
  */
-export type ReadNow = (sql: string, parameters: readonly unknown[]) => Record<string, unknown>[] | undefined;
+export type ReadNow = <T>(sql: string, parameters: readonly unknown[], decode: (raw: Record<string, unknown>) => T) => T[] | Promise<T[]> | undefined;
+
+const asIs = (raw: Record<string, unknown>) => raw;
 
 /**
  * Where a storage's statements run: the database itself, or one open transaction. Inside a
@@ -35,16 +38,19 @@ export class Scope {
     readonly readNow: ReadNow | undefined,
   ) {}
 
-  /** Runs a read: at once where the driver allows (see `KyselyStorageOptions.readNow`), else in turn. */
-  async read(query: CompiledQuery): Promise<Record<string, unknown>[]> {
-    let rows: Record<string, unknown>[] | undefined;
+  /**
+   * Runs a read: at once where the driver allows (see `KyselyStorageOptions.readNow`), else in
+   * turn; each row as `decode` makes it.
+   */
+  async read<T = Record<string, unknown>>(query: CompiledQuery, decode: (raw: Record<string, unknown>) => T = asIs as never): Promise<T[]> {
+    let rows: T[] | undefined;
     try {
-      rows = this.readNow?.(query.sql, query.parameters);
+      rows = await this.readNow?.(query.sql, query.parameters, decode);
     } catch (error) {
       throw translated(this.dialect, error);
     }
     if (rows) return rows;
-    return this.run(async (db) => (await db.executeQuery<Record<string, unknown>>(query)).rows);
+    return this.run(async (db) => (await db.executeQuery<Record<string, unknown>>(query)).rows.map(decode));
   }
 
   run<T>(fn: (db: Kysely<any>) => Promise<T>): Promise<T> {

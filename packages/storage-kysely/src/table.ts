@@ -2,6 +2,7 @@ import { type FindOptions, type RowChange, type Table, type TableDef, UniqueViol
 import { type Compilable, type Kysely, sql } from "kysely";
 import { columnOf, decodeRow, encodePatch, encodeRowInto } from "./codec.js";
 import { CompiledCache } from "./compiled-cache.js";
+import { forEachPaced } from "./paced.js";
 import type { Scope } from "./scope.js";
 import { hasConditions, whereClause } from "./where.js";
 import { whereParams } from "./where-params.js";
@@ -72,8 +73,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
       params.push(options.offset);
     }
     if (lockRows(options)) shape += " for update";
-    const rows = await scope.read(cache.compile(shape, params, () => selectQuery(where, options, limit)));
-    return rows.map((raw) => decodeRow(def, raw));
+    return scope.read(cache.compile(shape, params, () => selectQuery(where, options, limit)), (raw) => decodeRow(def, raw) as Row);
   };
 
   const count = async (where?: Where<Row>) => {
@@ -89,12 +89,10 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
     const perStatement = Math.max(1, Math.floor(dialect.maxParameters / columns.length));
     // Each statement's parameters: its rows' values, row after row, as the compiled insert binds them.
     const chunks: { rows: Row[]; params: unknown[] }[] = [];
-    for (let i = 0; i < rows.length; i += perStatement) {
-      const chunk = rows.slice(i, i + perStatement);
-      const params: unknown[] = [];
-      for (const row of chunk) encodeRowInto(params, def, row, dialect);
-      chunks.push({ rows: chunk, params });
-    }
+    await forEachPaced(rows, (row, i) => {
+      if (i % perStatement === 0) chunks.push({ rows: rows.slice(i, i + perStatement), params: [] });
+      encodeRowInto(chunks[chunks.length - 1].params, def, row, dialect);
+    });
     const encoded = (chunk: Row[], params: unknown[]) =>
       chunk.map((_, r) => Object.fromEntries(columns.map((name, c) => [name, params[r * columns.length + c]])));
     await write(
@@ -114,7 +112,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
    */
   const updateMany = async (changes: readonly RowChange<Row>[]) => {
     const shapes = new Map<string, { expect: string[]; set: string[]; rows: unknown[][] }>();
-    for (const change of changes) {
+    await forEachPaced(changes, (change) => {
       const expect = encodePatch(def, (change.expect ?? {}) as Record<string, unknown>, dialect);
       const patch = encodePatch(def, change.patch as Record<string, unknown>, dialect);
       const shape = { expect: Object.keys(expect), set: Object.keys(patch) };
@@ -123,7 +121,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
       let group = shapes.get(key);
       if (!group) shapes.set(key, (group = { ...shape, rows: [] }));
       group.rows.push([change.id, ...shape.expect.map((name) => expect[name]), ...shape.set.map((name) => patch[name])]);
-    }
+    });
     if (shapes.size === 0) return 0;
     return write(async (db) => {
       let changed = 0;

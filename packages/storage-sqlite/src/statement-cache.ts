@@ -50,6 +50,6 @@ export class PreparedStatements {
    * Reads at once, unless a transaction is open on the connection: its uncommitted writes must
    * stay invisible, so the read then waits its turn behind it like any other statement.
    */
-  readonly readNow: ReadNow = (sql, parameters) =>
-    this.database.inTransaction ? undefined : (this.prepare(sql).all(parameters) as Record<string, unknown>[]);
+  readonly readNow: ReadNow = (sql, parameters, decode) =>
+    this.database.inTransaction ? undefined : (this.prepare(sql).all(parameters) as Record<string, unknown>[]).map(decode);
 }

@@ -1,8 +1,8 @@
 /**
  * Long CPU-bound loops (sealing thousands of secrets, checking each) hand the event loop back
  * every few milliseconds so unrelated requests keep flowing while they run. Never inside an open
- * transaction: on SQLite the connection is held until it ends, so a yield there would only keep
- * every other request waiting longer for it (and on PostgreSQL keep its row locks longer).
+ * transaction: every other write waits for it (SQLite writes one transaction at a time; on
+ * PostgreSQL it holds row locks), so the work belongs before it, as a batch's rehearsal does.
  */
 
 /** Called once per item: resolves at once, or — once the slice has run `budgetMs` — after other work had its turn. */

@@ -243,6 +243,25 @@ forEachStore("the secret batch", (store) => {
       }
     });
 
+    it("reads made while a batch is written find every secret as it was or every one as the batch left it", async () => {
+      const w = await freshProject(world);
+      const size = 1_000;
+      const keys = Array.from({ length: size }, (_, i) => `K_${i}`);
+      await w.sr.secrets.createMany(w.admin, { ...at(w), secrets: keys.map((secretKey) => ({ secretKey, secretValue: "before" })) });
+      let written = false;
+      const batch = w.sr.secrets.updateMany(w.admin, { ...at(w), secrets: keys.map((secretKey) => ({ secretKey, secretValue: "after" })) }).finally(() => {
+        written = true;
+      });
+      do {
+        const found = Object.values(await values(w)).map((s) => s.value);
+        expect(found).toHaveLength(size);
+        expect(new Set(found).size, "one read found both old and new values").toBe(1);
+        await new Promise((resolve) => setImmediate(resolve));
+      } while (!written);
+      await batch;
+      expect(new Set(Object.values(await values(w)).map((s) => s.value))).toEqual(new Set(["after"]));
+    });
+
     it("a batch delete with one missing key deletes nothing", async () => {
       const w = await freshProject(world);
       await w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [{ secretKey: "A", secretValue: "a1" }] });
