@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   BadRequestError,
+  NOT_MODIFIED,
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
@@ -9,13 +10,14 @@ import {
   type Actor,
   type AnyOperation,
   type RequestContext,
+  type Revalidation,
   type Strongroom,
 } from "@strongroom/core";
 import { ClientGoneError, readJsonBody } from "./body.js";
 import { bearerToken } from "./auth-header.js";
 import { TrustedProxies } from "./client-address.js";
 import { toErrorResponse } from "./error-body.js";
-import { contentEtag, etagMatches } from "./etag.js";
+import { contentEtag, etagMatches, quoted } from "./etag.js";
 import { assembleInput, queryInput, queryKeys, splitTarget } from "./input.js";
 import { describeError, entryWriter, jsonLinesLogger, type Logger } from "./logger.js";
 import { docsRouteOf, sendDocs } from "./docs-page.js";
@@ -181,7 +183,14 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
 
     const body = hasBody(req) ? await readJsonBody(req, maxBodyBytes) : {};
     const input = assembleInput(body, queryInput(queryKeysOf.get(route)!, search), params);
-    const result = await strongroom.call(route.operation, actor, input);
+    // An ETag route whose operation has revisions revalidates before any answer is made.
+    const revalidation: Revalidation | undefined = route.etag ? { holds: (revision) => etagMatches(req.headers["if-none-match"], quoted(revision)) } : undefined;
+    const result = revalidation ? await strongroom.call(route.operation, actor, input, revalidation) : await strongroom.call(route.operation, actor, input);
+    if (result === NOT_MODIFIED) {
+      res.writeHead(304, { etag: quoted(revalidation!.revision!), "cache-control": "no-store" });
+      res.end();
+      return;
+    }
     const status = route.status ?? 200;
     if (route.kind === "file") {
       sendFile(res, status, result);
@@ -195,7 +204,7 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
         sendJsonText(res, status, text);
         return;
       }
-      const etag = contentEtag(text);
+      const etag = revalidation?.revision === undefined ? contentEtag(text) : quoted(revalidation.revision);
       if (etagMatches(req.headers["if-none-match"], etag)) {
         res.writeHead(304, { etag, "cache-control": "no-store" });
         res.end();
