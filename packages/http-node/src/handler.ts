@@ -27,6 +27,7 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
 import { sendError, sendFile, sendJson, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
+import { RevisionCache } from "./answers/revision-cache.js";
 import { answerText } from "./answers/sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
 import type { Route } from "./routes/route.js";
@@ -66,6 +67,12 @@ export interface HandlerOptions {
   routes?: readonly Route[];
   /** Told about every answered request, as it is logged (metrics: `createMetrics().onResponse`). */
   onResponse?: (report: ResponseReport) => void;
+  /**
+   * Memory for answers of ETag routes kept by revision, served again while the stored state they
+   * were made from is unchanged (each request still authenticated, authorized, audited and
+   * checked against storage). Default 64 MiB; 0 turns it off.
+   */
+  revisionCacheBytes?: number;
 }
 
 export interface StrongroomHandler {
@@ -89,6 +96,9 @@ export interface StrongroomHandler {
 
 const MiB = 1024 * 1024;
 
+/** How long an answer kept by revision is served: it holds secret values, kept in memory no longer than useful. */
+const REVISION_CACHE_TTL_MS = 60_000;
+
 /** Where load balancers ask whether to send traffic here (`/api/status` is liveness). */
 export const READY_PATH = "/api/status/ready";
 
@@ -110,6 +120,8 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
   const proxies = options.trustedProxies instanceof TrustedProxies ? options.trustedProxies : new TrustedProxies(options.trustedProxies ?? []);
   const sseMemoryBudget = options.sseMemoryBudgetBytes ?? 512 * MiB;
   const onResponse = options.onResponse;
+  const revisionBytes = options.revisionCacheBytes ?? 64 * MiB;
+  const revisions = revisionBytes > 0 ? new RevisionCache(revisionBytes, REVISION_CACHE_TTL_MS) : undefined;
   const streamResponses = new Set<ServerResponse>();
   // Summed over every stream at most once per 50 ms: a burst of subscriptions must not make it quadratic.
   let measured = { at: -Infinity, bytes: 0 };
@@ -183,15 +195,30 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
 
     const body = hasBody(req) ? await readJsonBody(req, maxBodyBytes) : {};
     const input = assembleInput(body, queryInput(queryKeysOf.get(route)!, search), params);
-    // An ETag route whose operation has revisions revalidates before any answer is made.
-    const revalidation: Revalidation | undefined = route.etag ? { holds: (revision) => etagMatches(req.headers["if-none-match"], quoted(revision)) } : undefined;
+    // An ETag route whose operation has revisions revalidates before any answer is made: the
+    // client holds the answer (304), or this node still does (the kept text, 200).
+    let clientHolds = false;
+    let kept: Buffer | undefined;
+    const revalidation: Revalidation | undefined = route.etag
+      ? {
+          holds: (revision) => {
+            clientHolds = etagMatches(req.headers["if-none-match"], quoted(revision));
+            kept = clientHolds ? undefined : revisions?.get(revision);
+            return clientHolds || kept !== undefined;
+          },
+        }
+      : undefined;
     const result = revalidation ? await strongroom.call(route.operation, actor, input, revalidation) : await strongroom.call(route.operation, actor, input);
+    const status = route.status ?? 200;
     if (result === NOT_MODIFIED) {
-      res.writeHead(304, { etag: quoted(revalidation!.revision!), "cache-control": "no-store" });
-      res.end();
+      const etag = quoted(revalidation!.revision!);
+      if (kept) sendJsonText(res, status, kept, { etag });
+      else {
+        res.writeHead(304, { etag, "cache-control": "no-store" });
+        res.end();
+      }
       return;
     }
-    const status = route.status ?? 200;
     if (route.kind === "file") {
       sendFile(res, status, result);
       return;
@@ -204,7 +231,14 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
         sendJsonText(res, status, text);
         return;
       }
-      const etag = revalidation?.revision === undefined ? contentEtag(text) : quoted(revalidation.revision);
+      const revision = revalidation?.revision;
+      if (revision !== undefined) {
+        const body = Buffer.from(text);
+        revisions?.set(revision, body);
+        sendJsonText(res, status, body, { etag: quoted(revision) });
+        return;
+      }
+      const etag = contentEtag(text);
       if (etagMatches(req.headers["if-none-match"], etag)) {
         res.writeHead(304, { etag, "cache-control": "no-store" });
         res.end();

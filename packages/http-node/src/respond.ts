@@ -16,8 +16,8 @@ export function sendError(res: ServerResponse, error: ErrorResponse, extraHeader
   sendJsonText(res, error.status, JSON.stringify(error.body), { ...error.headers, ...extraHeaders });
 }
 
-/** `text` is already JSON (cached documents). */
-export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+/** `text` is already JSON (cached documents), as a string or its UTF-8 bytes. */
+export function sendJsonText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   // Assigned one by one: V8 adds the fields that follow a spread through a slow path.
   const all: Record<string, string> = Object.assign({}, JSON_HEADERS);
