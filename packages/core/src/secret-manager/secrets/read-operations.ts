@@ -26,7 +26,7 @@ export const readOperations = {
     name: "list",
     summary:
       "List the secrets of a folder (or its whole subtree), and those it imports; secrets the caller may not describe are left out. " +
-      "Over HTTP the answer carries an ETag header that changes exactly when its content does.",
+      "Over HTTP the answer carries an ETag header, read from stored state, that changes whenever its content can have; a matching If-None-Match is answered 304 without reading the secrets.",
     audience: "principal",
     input: listSecretsInput,
     output: secretListSchema,
