@@ -34,12 +34,13 @@ const aad = (secretId: string) => `secret:${secretId}`;
 const cipherCache = defineCache<ProjectCipher>({ name: "project-ciphers", capacity: 1_000 });
 
 /**
- * Opened seals by key ids, secret id and seal: a list opens the same thousands of seals on every
- * read, and opening (an AES-GCM context each) is most of its cost. Keyed by the seal itself, an
- * entry can never be stale; the plaintext stays in this process's memory only (never written
- * anywhere), for a bounded number of seals and at most five minutes.
+ * The last opened seal of each secret, by key ids and secret id: a list opens the same thousands
+ * of seals on every read, and opening (an AES-GCM context each) is most of its cost. An entry is
+ * used only for the very seal it was opened from, so it is never stale; the plaintext stays in
+ * this process's memory only (never written anywhere), for a bounded number of secrets and at
+ * most five minutes.
  */
-const openedSeals = defineCache<string>({ name: "opened-seals", capacity: 50_000, ttlMs: 5 * 60_000 });
+const openedSeals = defineCache<{ packed: string; text: string }>({ name: "opened-seals", capacity: 50_000, ttlMs: 5 * 60_000 });
 
 /** Blind indexes remembered per cipher: reads ask for the same few names again and again, batches for each name several times. */
 const MAX_REMEMBERED_NAMES = 4_096;
@@ -62,7 +63,7 @@ interface CipherKey {
   readonly blind: Buffer;
 }
 
-function cipherOf(keys: readonly CipherKey[], opened: BoundedCache<string>, keyIds: string): ProjectCipher {
+function cipherOf(keys: readonly CipherKey[], opened: BoundedCache<{ packed: string; text: string }>, keyIds: string): ProjectCipher {
   const [current, ...others] = keys;
   const indexes = new BoundedCache<string>({ capacity: MAX_REMEMBERED_NAMES });
   const blindIndex = (name: string): string => {
@@ -71,10 +72,12 @@ function cipherOf(keys: readonly CipherKey[], opened: BoundedCache<string>, keyI
     return hash;
   };
   const open = (packed: string, secretId: string): string => {
-    const key = `${keyIds}\u0000${secretId}\u0000${packed}`;
+    const key = `${keyIds}\u0000${secretId}`;
     const now = Date.now();
-    let text = opened.get(key, now);
-    if (text === undefined) opened.set(key, (text = openSeal(packed, secretId)), { now });
+    const last = opened.get(key, now);
+    if (last !== undefined && last.packed === packed) return last.text;
+    const text = openSeal(packed, secretId);
+    opened.set(key, { packed, text }, { now });
     return text;
   };
   const openSeal = (packed: string, secretId: string): string => {
