@@ -25,7 +25,8 @@ export {
 } from "./kernel/errors.js";
 export { createLocalBus, type EventBus, type ProjectEvent, type SecretEventType } from "./kernel/bus.js";
 export { createMemoryStorage } from "./schema.js";
-export type { Audience, OperationDef } from "./kernel/operation.js";
+export type { Audience, NotModified, OperationDef, Revalidation } from "./kernel/operation.js";
+export { NOT_MODIFIED } from "./kernel/operation.js";
 export type { Context, LogSink } from "./kernel/context.js";
 export type {
   CertManagerPorts,

@@ -18,10 +18,12 @@ import { createLocalBus, type EventBus } from "./kernel/bus.js";
 import { systemClock, type Clock } from "./kernel/clock.js";
 import { resolveConfig, type StrongroomConfig } from "./kernel/config.js";
 import { createContext, HookRegistry, type Context, type LogSink } from "./kernel/context.js";
-import { bindOperation, type OperationDef, type OperationFn } from "./kernel/operation.js";
+import { bindOperation, type NotModified, type OperationDef, type OperationFn, type Revalidation } from "./kernel/operation.js";
 import { operations, type Operations } from "./operations.js";
 import type { StrongroomSchema } from "./schema.js";
+import { moveSecretStamps, STAMPED_TABLES } from "./secret-manager/stamps.js";
 import { observeWrites } from "./storage/observe.js";
+import { stampWrites } from "./storage/stamp.js";
 import type { Storage } from "./storage/table.js";
 import { authenticate } from "./tenancy/auth/authenticate.js";
 
@@ -69,6 +71,11 @@ export type Strongroom = { [A in Exclude<keyof Operations, "audit">]: AreaApi<Op
   /** Calls an operation by its definition: validates the input against its schema, checks the audience, runs it. */
   call<D extends AnyOperation>(operation: D, actor: Actor, input: unknown): Promise<Awaited<ReturnType<OperationFn<D>>>>;
   /**
+   * A conditional call: for an operation with revisions, when `revalidation.holds` the current
+   * one, resolves to NOT_MODIFIED without making the answer; `revalidation.revision` is set either way.
+   */
+  call<D extends AnyOperation>(operation: D, actor: Actor, input: unknown, revalidation: Revalidation): Promise<Awaited<ReturnType<OperationFn<D>>> | NotModified>;
+  /**
    * Resolves a bearer token (without the `Bearer ` prefix) to an actor; no token → anonymous.
    * `request` (where the call came from) is checked against the token's trusted IPs and kept on
    * the actor for the operations (lockouts, audit).
@@ -109,7 +116,9 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
     options.log ?? ((entry) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`));
   // Any write to a table access is decided on drops the access caches: this node applies it at once.
   let dropAccessCaches = () => {};
-  const storage = observeWrites(options.storage, ACCESS_DECIDING_TABLES, () => dropAccessCaches());
+  // Writes to what secret lists are read from move their project's stamp in the same transaction (list ETags).
+  const stamped = stampWrites(options.storage, STAMPED_TABLES, "projectId", moveSecretStamps);
+  const storage = observeWrites(stamped, ACCESS_DECIDING_TABLES, () => dropAccessCaches());
   const ctx = createContext({
     storage,
     clock,
@@ -141,14 +150,15 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
   await auditLog.start(options.audit ? options.audit.queue : {}, options.audit !== false);
   const observer = options.audit === false ? undefined : auditObserver(auditLog, clock);
 
-  const bound = new Map<AnyOperation, (actor: Actor, input: unknown) => Promise<unknown>>();
+  const bound = new Map<AnyOperation, (actor: Actor, input: unknown, revalidation?: Revalidation) => Promise<unknown>>();
   const api: Record<string, Record<string, unknown>> = {};
   for (const [areaName, area] of Object.entries(operations)) {
     api[areaName] = {};
     for (const [opName, def] of Object.entries(area as Record<string, AnyOperation>)) {
-      const fn = bindOperation(ctx, def, { key: `${areaName}.${opName}`, observer }) as (actor: Actor, input: unknown) => Promise<unknown>;
+      const fn = bindOperation(ctx, def, { key: `${areaName}.${opName}`, observer }) as (actor: Actor, input: unknown, revalidation?: Revalidation) => Promise<unknown>;
       bound.set(def, fn);
-      api[areaName][opName] = fn;
+      // The area API takes no revalidation: it always answers.
+      api[areaName][opName] = (actor: Actor, input: unknown) => fn(actor, input);
     }
   }
 
@@ -164,10 +174,10 @@ export async function createStrongroom(options: StrongroomOptions): Promise<Stro
     operations,
     context: ctx,
     scheduler,
-    call(operation, actor, input) {
+    call(operation: AnyOperation, actor: Actor, input: unknown, revalidation?: Revalidation) {
       const fn = bound.get(operation);
       if (!fn) return Promise.reject(new Error(`operation ${operation.name} is not one of this instance's`));
-      return fn(actor, input) as never;
+      return fn(actor, input, revalidation) as never;
     },
     async authenticate(token, request) {
       try {

@@ -5,7 +5,10 @@ import { TEXT_PART, textParts, turn } from "./answers/text-parts.js";
  * A strong ETag of a JSON answer's text: it changes exactly when the answer does, whoever asks,
  * since each caller's answer is already narrowed to what it may see.
  */
-export const contentEtag = (json: string): string => `"${createHash("sha256").update(json).digest("base64url")}"`;
+export const contentEtag = (json: string): string => quoted(createHash("sha256").update(json).digest("base64url"));
+
+/** A strong ETag naming a revision of stored state (core's `revision`): made without the answer's text. */
+export const quoted = (revision: string): string => `"${revision}"`;
 
 /**
  * `contentEtag(json)`: at once for an ordinary answer; for a big one (a list of 10,000 secrets,

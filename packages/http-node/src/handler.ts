@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   BadRequestError,
+  NOT_MODIFIED,
   NotFoundError,
   PayloadTooLargeError,
   RateLimitError,
@@ -9,13 +10,14 @@ import {
   type Actor,
   type AnyOperation,
   type RequestContext,
+  type Revalidation,
   type Strongroom,
 } from "@strongroom/core";
 import { ClientGoneError, readJsonBody } from "./body.js";
 import { bearerToken } from "./auth-header.js";
 import { TrustedProxies } from "./client-address.js";
 import { toErrorResponse } from "./error-body.js";
-import { answerEtag, etagMatches } from "./etag.js";
+import { answerEtag, etagMatches, quoted } from "./etag.js";
 import { assembleInput, queryInput, queryKeys, splitTarget } from "./input.js";
 import { describeError, entryWriter, jsonLinesLogger, type Logger } from "./logger.js";
 import { docsRouteOf, sendDocs } from "./docs-page.js";
@@ -25,6 +27,7 @@ import { RateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { newRequestId } from "./request-id.js";
 import { sendError, sendFile, sendJson, sendJsonAnswer, sendJsonText } from "./respond.js";
 import { Router } from "./router.js";
+import { RevisionCache } from "./answers/revision-cache.js";
 import { answerText } from "./answers/sliced-json.js";
 import { routes as defaultRoutes } from "./routes/index.js";
 import type { Route } from "./routes/route.js";
@@ -64,6 +67,12 @@ export interface HandlerOptions {
   routes?: readonly Route[];
   /** Told about every answered request, as it is logged (metrics: `createMetrics().onResponse`). */
   onResponse?: (report: ResponseReport) => void;
+  /**
+   * Memory for answers of ETag routes kept by revision, served again while the stored state they
+   * were made from is unchanged (each request still authenticated, authorized, audited and
+   * checked against storage). Default 64 MiB; 0 turns it off.
+   */
+  revisionCacheBytes?: number;
 }
 
 export interface StrongroomHandler {
@@ -87,6 +96,9 @@ export interface StrongroomHandler {
 
 const MiB = 1024 * 1024;
 
+/** How long an answer kept by revision is served: it holds secret values, kept in memory no longer than useful. */
+const REVISION_CACHE_TTL_MS = 60_000;
+
 /** Where load balancers ask whether to send traffic here (`/api/status` is liveness). */
 export const READY_PATH = "/api/status/ready";
 
@@ -108,6 +120,8 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
   const proxies = options.trustedProxies instanceof TrustedProxies ? options.trustedProxies : new TrustedProxies(options.trustedProxies ?? []);
   const sseMemoryBudget = options.sseMemoryBudgetBytes ?? 512 * MiB;
   const onResponse = options.onResponse;
+  const revisionBytes = options.revisionCacheBytes ?? 64 * MiB;
+  const revisions = revisionBytes > 0 ? new RevisionCache(revisionBytes, REVISION_CACHE_TTL_MS) : undefined;
   const streamResponses = new Set<ServerResponse>();
   // Summed over every stream at most once per 50 ms: a burst of subscriptions must not make it quadratic.
   let measured = { at: -Infinity, bytes: 0 };
@@ -181,8 +195,30 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
 
     const body = hasBody(req) ? await readJsonBody(req, maxBodyBytes) : {};
     const input = assembleInput(body, queryInput(queryKeysOf.get(route)!, search), params);
-    const result = await strongroom.call(route.operation, actor, input);
+    // An ETag route whose operation has revisions revalidates before any answer is made: the
+    // client holds the answer (304), or this node still does (the kept text, 200).
+    let clientHolds = false;
+    let kept: Buffer | undefined;
+    const revalidation: Revalidation | undefined = route.etag
+      ? {
+          holds: (revision) => {
+            clientHolds = etagMatches(req.headers["if-none-match"], quoted(revision));
+            kept = clientHolds ? undefined : revisions?.get(revision);
+            return clientHolds || kept !== undefined;
+          },
+        }
+      : undefined;
+    const result = revalidation ? await strongroom.call(route.operation, actor, input, revalidation) : await strongroom.call(route.operation, actor, input);
     const status = route.status ?? 200;
+    if (result === NOT_MODIFIED) {
+      const etag = quoted(revalidation!.revision!);
+      if (kept) sendJsonText(res, status, kept, { etag });
+      else {
+        res.writeHead(304, { etag, "cache-control": "no-store" });
+        res.end();
+      }
+      return;
+    }
     if (route.kind === "file") {
       sendFile(res, status, result);
       return;
@@ -193,6 +229,15 @@ export function createHandler(strongroom: StrongroomTarget, options: HandlerOpti
       if (typeof text !== "string") text = await text;
       if (!route.etag) {
         await sendJsonAnswer(res, status, text);
+        return;
+      }
+      const revision = revalidation?.revision;
+      if (revision !== undefined) {
+        const headers = { etag: quoted(revision) };
+        if (!revisions) return sendJsonAnswer(res, status, text, headers);
+        const body = Buffer.from(text);
+        revisions.set(revision, body);
+        sendJsonText(res, status, body, headers);
         return;
       }
       let etag = answerEtag(text);

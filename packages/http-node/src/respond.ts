@@ -17,8 +17,8 @@ export function sendError(res: ServerResponse, error: ErrorResponse, extraHeader
   sendJsonText(res, error.status, JSON.stringify(error.body), { ...error.headers, ...extraHeaders });
 }
 
-/** `text` is already JSON (cached documents). */
-export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+/** `text` is already JSON (cached documents), as a string or its UTF-8 bytes. */
+export function sendJsonText(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   writeJsonHead(res, status, text, headers);
   res.end(text);

@@ -51,9 +51,22 @@ export function encodePatch(def: TableDef, patch: Record<string, unknown>, diale
 }
 
 export function decodeRow(def: TableDef, raw: Record<string, unknown>): Row {
-  const out: Record<string, unknown> = {};
-  for (const [name, column] of columnsOf(def)) out[name] = decodeValue(column.kind, raw[name]);
-  return out as Row;
+  // The driver's row object is this read's own: decoded in place, only the columns that need it
+  // (a list of thousands of rows then allocates one object per row, not two).
+  for (const [name, kind] of convertedColumnsOf(def)) raw[name] = decodeValue(kind, raw[name]);
+  return raw as Row;
+}
+
+const convertedLists = new WeakMap<TableDef, [string, ColumnKind][]>();
+
+/** Columns whose stored value is not already the row's value: JSON, booleans, integers. */
+function convertedColumnsOf(def: TableDef): [string, ColumnKind][] {
+  let list = convertedLists.get(def);
+  if (!list) {
+    list = columnsOf(def).flatMap(([name, column]): [string, ColumnKind][] => (column.kind === "json" || column.kind === "boolean" || column.kind === "integer" ? [[name, column.kind]] : []));
+    convertedLists.set(def, list);
+  }
+  return list;
 }
 
 const columnLists = new WeakMap<TableDef, [string, Column][]>();

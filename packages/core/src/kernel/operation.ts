@@ -29,7 +29,25 @@ export interface OperationDef<I extends z.ZodType = z.ZodType, O extends z.ZodTy
   readonly output: O;
   readonly use?: Middleware<z.output<I>, S>;
   run(ctx: Context, actor: Actor, input: z.output<I>, scope: S): Promise<z.input<O>>;
+  /**
+   * A tag of the stored state `run` would answer from, read without making the answer: equal
+   * tags mean equal answers to this actor and input. Lets a caller that holds the answer of a
+   * tag revalidate it cheaply (HTTP: ETag and 304).
+   */
+  revision?(ctx: Context, actor: Actor, input: z.output<I>, scope: S): Promise<string>;
 }
+
+/** A conditional call: the caller may already hold an answer (HTTP If-None-Match). */
+export interface Revalidation {
+  /** Whether the caller holds the answer of this revision; if so the call resolves to NOT_MODIFIED without running. */
+  readonly holds: (revision: string) => boolean;
+  /** Set by the call, for operations that have revisions: the revision the answer is made at (or was, for NOT_MODIFIED). */
+  revision?: string;
+}
+
+/** What a conditional call resolves to when the caller's answer is still the answer. */
+export const NOT_MODIFIED = Object.freeze({ notModified: true as const });
+export type NotModified = typeof NOT_MODIFIED;
 
 export function defineOperation<I extends z.ZodType, O extends z.ZodType, S = undefined>(def: OperationDef<I, O, S>): OperationDef<I, O, S> {
   return def;
@@ -82,7 +100,7 @@ export interface BindOptions {
 
 /** Wraps a definition into the callable the core exposes: audience check, input validation, middleware, run. */
 export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: Context, def: OperationDef<I, O, S>, options?: BindOptions) {
-  const execute = async (runCtx: Context, actor: Actor, rawInput: z.input<I>, call?: ObservedCall): Promise<z.output<O>> => {
+  const execute = async (runCtx: Context, actor: Actor, rawInput: z.input<I>, call?: ObservedCall, revalidation?: Revalidation): Promise<z.output<O> | NotModified> => {
     assertAudience(def.audience, actor);
     const parsed = def.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw toValidationError(parsed.error);
@@ -90,6 +108,12 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: 
     try {
       const scope = def.use ? await def.use(runCtx, actor, parsed.data) : (undefined as S);
       if (call) call.scope = scope;
+      // Read before the answer: the answer is then at least as new as the revision it is sent under.
+      if (revalidation && def.revision) {
+        const revision = await def.revision(runCtx, actor, parsed.data, scope);
+        revalidation.revision = revision;
+        if (revalidation.holds(revision)) return NOT_MODIFIED;
+      }
       return (await def.run(runCtx, actor, parsed.data, scope)) as z.output<O>;
     } catch (error) {
       // Operations check uniqueness up front for a precise message; this covers the race they cannot see.
@@ -100,11 +124,12 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: 
     }
   };
   const observer = options?.observer;
-  if (!observer) return (actor: Actor, rawInput: z.input<I>) => execute(ctx, actor, rawInput);
+  if (!observer) return (actor: Actor, rawInput: z.input<I>, revalidation?: Revalidation) => execute(ctx, actor, rawInput, undefined, revalidation);
   const key = options.key;
-  return async (actor: Actor, rawInput: z.input<I>): Promise<z.output<O>> => {
+  // A revalidated call is recorded like any other read: the caller learns the answer still holds.
+  return async (actor: Actor, rawInput: z.input<I>, revalidation?: Revalidation): Promise<z.output<O> | NotModified> => {
     const watcher = observer.begin(key, actor);
-    if (!watcher) return execute(ctx, actor, rawInput);
+    if (!watcher) return execute(ctx, actor, rawInput, undefined, revalidation);
     const call: ObservedCall = { key, actor, input: rawInput, scope: undefined, recorded: false };
     const before = watcher.beforeCommit;
     const runCtx = before
@@ -116,9 +141,9 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: 
           });
         })
       : ctx;
-    let result: z.output<O>;
+    let result: z.output<O> | NotModified;
     try {
-      result = await execute(runCtx, actor, rawInput, call);
+      result = await execute(runCtx, actor, rawInput, call, revalidation);
     } catch (error) {
       await watcher.settled(call, error, undefined);
       throw error;

@@ -33,6 +33,15 @@ const aad = (secretId: string) => `secret:${secretId}`;
 /** Ciphers by their data key ids, current first: a key id always names the same key. */
 const cipherCache = defineCache<ProjectCipher>({ name: "project-ciphers", capacity: 1_000 });
 
+/**
+ * The last opened seal of each secret, by key ids and secret id: a list opens the same thousands
+ * of seals on every read, and opening (an AES-GCM context each) is most of its cost. An entry is
+ * used only for the very seal it was opened from, so it is never stale; the plaintext stays in
+ * this process's memory only (never written anywhere), for a bounded number of secrets and at
+ * most five minutes.
+ */
+const openedSeals = defineCache<{ packed: string; text: string }>({ name: "opened-seals", capacity: 50_000, ttlMs: 5 * 60_000 });
+
 /** Blind indexes remembered per cipher: reads ask for the same few names again and again, batches for each name several times. */
 const MAX_REMEMBERED_NAMES = 4_096;
 
@@ -43,7 +52,7 @@ export async function projectCipher(ctx: Context, project: ProjectRow): Promise<
   const cached = ciphers.get(cacheKey);
   if (cached) return cached;
   const keys = await Promise.all(ids.map(async (id) => ({ id, data: await ctx.keys.dataKey(ctx.storage, id), blind: await ctx.keys.blindIndexKey(ctx.storage, id) })));
-  const cipher = cipherOf(keys);
+  const cipher = cipherOf(keys, ctx.caches.get(openedSeals), cacheKey);
   ciphers.set(cacheKey, cipher);
   return cipher;
 }
@@ -54,7 +63,7 @@ interface CipherKey {
   readonly blind: Buffer;
 }
 
-function cipherOf(keys: readonly CipherKey[]): ProjectCipher {
+function cipherOf(keys: readonly CipherKey[], opened: BoundedCache<{ packed: string; text: string }>, keyIds: string): ProjectCipher {
   const [current, ...others] = keys;
   const indexes = new BoundedCache<string>({ capacity: MAX_REMEMBERED_NAMES });
   const blindIndex = (name: string): string => {
@@ -63,6 +72,15 @@ function cipherOf(keys: readonly CipherKey[]): ProjectCipher {
     return hash;
   };
   const open = (packed: string, secretId: string): string => {
+    const key = `${keyIds}\u0000${secretId}`;
+    const now = Date.now();
+    const last = opened.get(key, now);
+    if (last !== undefined && last.packed === packed) return last.text;
+    const text = openSeal(packed, secretId);
+    opened.set(key, { packed, text }, { now });
+    return text;
+  };
+  const openSeal = (packed: string, secretId: string): string => {
     const sealed = unpackSealed(packed);
     try {
       return openText(current.data, sealed, aad(secretId));

@@ -113,10 +113,18 @@ export const secretImports = defineTable(
   { unique: [["folderId", "importEnvId", "importPath"]], indexes: [["importEnvId", "importPath"]] },
 );
 
-export const secretTables = { secretFolders, secrets, secretVersions, secretTags, secretImports };
+/**
+ * One row per project whose secrets were ever written: `stamp` changes in the same transaction as
+ * every write to its secrets, folders, imports, tags or environments (stamps.ts), so an unchanged
+ * stamp proves a list answer unchanged without reading it.
+ */
+export const secretStamps = defineTable("secret_stamps", { id: text(), stamp: text() }, { since: 5 });
+
+export const secretTables = { secretFolders, secrets, secretVersions, secretTags, secretImports, secretStamps };
 
 export type FolderRow = RowOf<typeof secretFolders>;
 export type SecretRow = RowOf<typeof secrets>;
 export type SecretVersionRow = RowOf<typeof secretVersions>;
 export type TagRow = RowOf<typeof secretTags>;
 export type SecretImportRow = RowOf<typeof secretImports>;
+export type SecretStampRow = RowOf<typeof secretStamps>;

@@ -150,13 +150,15 @@ describe.each(backends)("secrets API on %s", (backend) => {
     expect(filtered.secrets.map((s: any) => s.secretKey)).toEqual(["TAGGED"]);
   });
 
-  maybe("serves an ETag on the v4 list that changes exactly when the content does, and 304 for If-None-Match", async () => {
+  maybe("serves an ETag on the v4 list that changes whenever the content does, and 304 for If-None-Match", async () => {
     const where = { projectId: project.id, environment: "dev", secretPath: "/" };
     await ok("POST", "/api/v4/secrets/ETAGGED", { ...where, secretValue: "1" });
     const first = await call("GET", `/api/v4/secrets${q(where)}`);
     const etag = first.headers.get("etag");
     expect(etag).toMatch(/^"[\w-]+"$/);
-    expect((await call("GET", `/api/v4/secrets${q(where)}`)).headers.get("etag")).toBe(etag);
+    const again = await call("GET", `/api/v4/secrets${q(where)}`);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.body).toEqual(first.body);
     const notModified = await api.request("GET", `/api/v4/secrets${q(where)}`, { token, headers: { "if-none-match": etag! } });
     expect(notModified.status).toBe(304);
     expect(notModified.body).toBeUndefined();
@@ -164,6 +166,17 @@ describe.each(backends)("secrets API on %s", (backend) => {
     const changed = await api.request("GET", `/api/v4/secrets${q(where)}`, { token, headers: { "if-none-match": etag! } });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
+    // Asked again without If-None-Match, the new content, never an answer kept from before.
+    const fresh = await call("GET", `/api/v4/secrets${q(where)}`);
+    expect(fresh.body.secrets.find((s: any) => s.secretKey === "ETAGGED").secretValue).toBe("2");
+    expect(fresh.headers.get("etag")).toBe(changed.headers.get("etag"));
+    // Another caller, who may see less, gets its own answer under its own tag.
+    const viewer = await createUser(api, token, world.admin.orgId, "etag-viewer@acme.test");
+    await ok("POST", `/api/v2/workspace/${project.id}/memberships`, { usernames: [viewer.email], roleSlugs: ["viewer"] });
+    const theirs = await call("GET", `/api/v4/secrets${q({ ...where, viewSecretValue: "false" })}`, undefined, viewer.token);
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get("etag")).not.toBe(changed.headers.get("etag"));
+    expect(theirs.body.secrets.find((s: any) => s.secretKey === "ETAGGED").secretValue).toBe("");
   });
 
   maybe("environments: create, rename, soft delete with deletedEnvironments", async () => {

@@ -11,6 +11,7 @@ import { folderSubtree, requireFolder } from "../folders/tree.js";
 import { importRepository } from "../imports/repository.js";
 import { importChain, importedSecrets } from "../imports/resolve.js";
 import { secretScope } from "../scope.js";
+import { listRevision, secretStampRepository } from "../stamps.js";
 import type { SecretRow, TagRow } from "../tables.js";
 import { tagRepository } from "../tags/repository.js";
 import { decodeSecret, rowOfVersion, type FolderRef, type SecretType } from "./model.js";
@@ -25,15 +26,20 @@ export const readOperations = {
     name: "list",
     summary:
       "List the secrets of a folder (or its whole subtree), and those it imports; secrets the caller may not describe are left out. " +
-      "Over HTTP the answer carries an ETag header that changes exactly when its content does.",
+      "Over HTTP the answer carries an ETag header, read from stored state, that changes whenever its content can have; a matching If-None-Match is answered 304 without reading the secrets.",
     audience: "principal",
     input: listSecretsInput,
     output: secretListSchema,
     use: secretScope,
+    async revision(ctx, actor, input, { access, project, env }) {
+      // The refusals a full answer would give come first: a revalidation never skips them.
+      refuseListing(access, env.slug, input);
+      await requireFolder(ctx, env, input.secretPath);
+      const stamp = await ctx.repo(secretStampRepository).of(project.id);
+      return listRevision(stamp, env, access, actorPrincipal(actor)?.id, input);
+    },
     async run(ctx, actor, input, { access, cipher, project, env }) {
-      // Refused before the folder is looked up when no secret there (or below it) could be described (DESIGN.md §11).
-      if (input.recursive) requireCouldDescribeBelow(access, env.slug, input.secretPath);
-      else requireCouldDescribe(access, env.slug, input.secretPath, undefined);
+      refuseListing(access, env.slug, input);
       const folders = input.recursive ? await folderSubtree(ctx, env, input.secretPath) : [await requireFolder(ctx, env, input.secretPath)];
       const principalId = actorPrincipal(actor)?.id;
       const tags = await ctx.repo(tagRepository).ofProject(project.id);
@@ -104,6 +110,12 @@ export const readOperations = {
     },
   }),
 };
+
+/** Refused before the folder is looked up when no secret there (or below it) could be described (DESIGN.md §11). */
+function refuseListing(access: ProjectAccess, environment: string, input: { recursive?: boolean; secretPath: string }): void {
+  if (input.recursive) requireCouldDescribeBelow(access, environment, input.secretPath);
+  else requireCouldDescribe(access, environment, input.secretPath, undefined);
+}
 
 interface NameLookup {
   cipher: ProjectCipher;

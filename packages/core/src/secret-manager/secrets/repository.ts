@@ -85,9 +85,12 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
     /** In one statement however many there are. */
     insert: (rows: SecretRow[]): Promise<void> => t.secrets.insertMany(rows),
 
-    /** Conditional on the version read: false when another write changed the secret since. */
+    /**
+     * Conditional on the version read: false when another write changed the secret since. Writes
+     * name the project, which spares the project stamps a read of the rows (storage/stamp.ts).
+     */
     update: async (row: SecretRow, patch: Partial<SecretRow>): Promise<boolean> =>
-      (await t.secrets.update({ id: row.id, version: row.version }, patch)) === 1,
+      (await t.secrets.update({ id: row.id, projectId: row.projectId, version: row.version }, patch)) === 1,
 
     /**
      * Many updates in as few statements as the database takes, each conditional on the version
@@ -96,7 +99,7 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
      */
     updateMany: async (changes: readonly { row: SecretRow; patch: Partial<SecretRow> }[]): Promise<boolean> =>
       changes.length === 0 ||
-      (await t.secrets.updateMany(changes.map(({ row, patch }) => ({ id: row.id, expect: { version: row.version }, patch })))) === changes.length,
+      (await t.secrets.updateMany(changes.map(({ row, patch }) => ({ id: row.id, expect: { version: row.version, projectId: row.projectId }, patch })))) === changes.length,
 
     /** Files states that updates replaced. */
     fileVersions: (versions: SecretVersionRow[]): Promise<void> => t.secretVersions.insertMany(versions),
@@ -110,8 +113,10 @@ export const secretRepository = defineRepository("secret-manager.secrets", (ctx)
       ctx.withTransaction(async (tx) => {
         const w = tablesOf(tx.storage, secretTables);
         await w.secretVersions.insertMany(rows.map(versionOf));
-        await w.secrets.delete({ id: { in: rows.map((r) => r.id) } });
-        for (const [folderId, hashes] of sharedNames) await w.secrets.delete({ folderId, type: "personal", keyHash: { in: [...hashes] } });
+        // Naming the projects spares the project stamps a read of the rows (storage/stamp.ts).
+        const projectId = { in: [...new Set(rows.map((r) => r.projectId))] };
+        await w.secrets.delete({ projectId, id: { in: rows.map((r) => r.id) } });
+        for (const [folderId, hashes] of sharedNames) await w.secrets.delete({ projectId, folderId, type: "personal", keyHash: { in: [...hashes] } });
       }),
 
     /**
