@@ -41,7 +41,7 @@ export async function sendJsonAnswer(res: ServerResponse, status: number, text: 
   res.end();
 }
 
-function writeJsonHead(res: ServerResponse, status: number, text: string, headers: Record<string, string>): void {
+function writeJsonHead(res: ServerResponse, status: number, text: string | Buffer, headers: Record<string, string>): void {
   // Assigned one by one: V8 adds the fields that follow a spread through a slow path.
   const all: Record<string, string> = Object.assign({}, JSON_HEADERS);
   all["content-length"] = String(Buffer.byteLength(text));

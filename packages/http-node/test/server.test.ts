@@ -28,6 +28,8 @@ describe("server settings", () => {
     expect(settings.authRateLimit).toEqual({ requestsPerSecond: 20 / 60, burst: 10 });
     expect(readServerSettings({ STRONGROOM_AUTH_RATE_LIMIT: "off" }).authRateLimit).toBe(false);
     expect(settings.trustedProxies.size).toBe(0);
+    expect(settings.plaintextCacheSeconds).toBe(300);
+    expect(readServerSettings({ STRONGROOM_PLAINTEXT_CACHE_SECONDS: "0" }).plaintextCacheSeconds).toBe(0);
   });
 
   it("reads every variable", () => {
@@ -46,6 +48,7 @@ describe("server settings", () => {
       STRONGROOM_SCHEDULER_TICK_MS: "5000",
       STRONGROOM_DRAIN_TIMEOUT_MS: "3000",
       STRONGROOM_MAX_EVENT_STREAMS: "100",
+      STRONGROOM_PLAINTEXT_CACHE_SECONDS: "30",
       METRICS_PORT: "9100",
       METRICS_HOST: "10.0.0.5",
       TLS_CERT_FILE: "/etc/strongroom/tls.crt",
@@ -74,6 +77,7 @@ describe("server settings", () => {
       schedulerTickMs: 5000,
       drainTimeoutMs: 3000,
       maxEventStreams: 100,
+      plaintextCacheSeconds: 30,
       metrics: { port: 9100, host: "10.0.0.5" },
       tls: { certFile: "/etc/strongroom/tls.crt", keyFile: "/etc/strongroom/tls.key" },
       auditSinks: {
@@ -87,6 +91,8 @@ describe("server settings", () => {
 
   it("names the variable that is wrong", () => {
     expect(() => readServerSettings({ PORT: "http" })).toThrow(/PORT/);
+    expect(() => readServerSettings({ STRONGROOM_PLAINTEXT_CACHE_SECONDS: "301" })).toThrow(/STRONGROOM_PLAINTEXT_CACHE_SECONDS/);
+    expect(() => readServerSettings({ STRONGROOM_PLAINTEXT_CACHE_SECONDS: "-1" })).toThrow(/STRONGROOM_PLAINTEXT_CACHE_SECONDS/);
     expect(() => readServerSettings({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => readServerSettings({ STRONGROOM_RATE_LIMIT: "fast" })).toThrow(/STRONGROOM_RATE_LIMIT/);
     expect(() => readServerSettings({ STRONGROOM_AUTH_RATE_LIMIT: "0:1" })).toThrow(/STRONGROOM_AUTH_RATE_LIMIT/);

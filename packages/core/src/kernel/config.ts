@@ -37,6 +37,11 @@ export interface StrongroomConfig {
   webhookTimeoutMs: number;
   /** Event streams open at once on this instance; past it new subscriptions get 503 with Retry-After. Default 20000. */
   maxEventStreams: number;
+  /**
+   * How long a decrypted secret value may stay in this process's memory for later reads of the
+   * same stored ciphertext, seconds (at most 300). 0: every read decrypts again. Default 300.
+   */
+  plaintextCacheSeconds: number;
 }
 
 export const defaultConfig: StrongroomConfig = {
@@ -52,6 +57,7 @@ export const defaultConfig: StrongroomConfig = {
   scanTimeoutMs: 5000,
   webhookTimeoutMs: 10_000,
   maxEventStreams: 20_000,
+  plaintextCacheSeconds: 300,
 };
 
 export function resolveConfig(config: Partial<StrongroomConfig> = {}): StrongroomConfig {

@@ -52,7 +52,8 @@ export async function projectCipher(ctx: Context, project: ProjectRow): Promise<
   const cached = ciphers.get(cacheKey);
   if (cached) return cached;
   const keys = await Promise.all(ids.map(async (id) => ({ id, data: await ctx.keys.dataKey(ctx.storage, id), blind: await ctx.keys.blindIndexKey(ctx.storage, id) })));
-  const cipher = cipherOf(keys, ctx.caches.get(openedSeals), cacheKey);
+  const keepMs = Math.min(ctx.config.plaintextCacheSeconds, 300) * 1000;
+  const cipher = cipherOf(keys, keepMs > 0 ? { cache: ctx.caches.get(openedSeals), keepMs } : undefined, cacheKey);
   ciphers.set(cacheKey, cipher);
   return cipher;
 }
@@ -63,7 +64,13 @@ interface CipherKey {
   readonly blind: Buffer;
 }
 
-function cipherOf(keys: readonly CipherKey[], opened: BoundedCache<{ packed: string; text: string }>, keyIds: string): ProjectCipher {
+interface OpenedSeals {
+  readonly cache: BoundedCache<{ packed: string; text: string }>;
+  /** Longest a value is served from memory (the operator's setting, within the cache's 5 minutes). */
+  readonly keepMs: number;
+}
+
+function cipherOf(keys: readonly CipherKey[], opened: OpenedSeals | undefined, keyIds: string): ProjectCipher {
   const [current, ...others] = keys;
   const indexes = new BoundedCache<string>({ capacity: MAX_REMEMBERED_NAMES });
   const blindIndex = (name: string): string => {
@@ -72,12 +79,13 @@ function cipherOf(keys: readonly CipherKey[], opened: BoundedCache<{ packed: str
     return hash;
   };
   const open = (packed: string, secretId: string): string => {
+    if (!opened) return openSeal(packed, secretId);
     const key = `${keyIds}\u0000${secretId}`;
     const now = Date.now();
-    const last = opened.get(key, now);
+    const last = opened.cache.get(key, now, opened.keepMs);
     if (last !== undefined && last.packed === packed) return last.text;
     const text = openSeal(packed, secretId);
-    opened.set(key, { packed, text }, { now });
+    opened.cache.set(key, { packed, text }, { now });
     return text;
   };
   const openSeal = (packed: string, secretId: string): string => {

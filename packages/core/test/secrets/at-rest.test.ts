@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createTestWorld } from "@strongroom/core/testing";
 import { at, secretsWorld } from "./world.js";
 
 describe("encryption at rest", () => {
@@ -33,5 +34,25 @@ describe("encryption at rest", () => {
     const rows = await w.storage.tables.secrets.find();
     await w.storage.tables.secrets.update({ id: rows[0].id }, { sealed: rows[1].sealed });
     await expect(w.sr.secrets.list(w.admin, at(w))).rejects.toThrow();
+  });
+});
+
+describe("decrypted values kept in memory", () => {
+  const read = async (w: Awaited<ReturnType<typeof secretsWorld>>) => {
+    await w.sr.secrets.create(w.admin, { ...at(w), secretName: "KEPT", secretValue: "first" });
+    expect((await w.sr.secrets.get(w.admin, { ...at(w), secretName: "KEPT" })).secret.secretValue).toBe("first");
+    await w.sr.secrets.update(w.admin, { ...at(w), secretName: "KEPT", secretValue: "second" });
+    // A new ciphertext is never answered from what the old one opened to.
+    expect((await w.sr.secrets.get(w.admin, { ...at(w), secretName: "KEPT" })).secret.secretValue).toBe("second");
+    return w.sr.context.caches.sizes()["opened-seals"] ?? 0;
+  };
+
+  it("are kept by default, one per secret", async () => {
+    expect(await read(await secretsWorld())).toBe(1);
+  });
+
+  it("are not kept at all when plaintextCacheSeconds is 0", async () => {
+    const w = await createTestWorld({ config: { plaintextCacheSeconds: 0 } });
+    expect(await read(w)).toBe(0);
   });
 });

@@ -63,6 +63,7 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       config: {
         allowPrivateTargets: settings.allowPrivateTargets,
         maxEventStreams: settings.maxEventStreams,
+        plaintextCacheSeconds: settings.plaintextCacheSeconds,
         allowPrivateDatabases: settings.allowPrivateDatabases,
         ...(settings.smtpUrl ? { smtpUrl: settings.smtpUrl } : {}),
         ...(settings.smtpFrom ? { smtpFrom: settings.smtpFrom } : {}),
@@ -97,6 +98,7 @@ export async function createStrongroomServer(env: ServerEnv = process.env, optio
       trustedProxies: settings.trustedProxies,
       logger: options.logger,
       drainTimeoutMs: options.shutdownTimeoutMs ?? settings.drainTimeoutMs,
+      ...(settings.plaintextCacheSeconds === 0 ? { revisionCacheBytes: 0 } : {}),
       ...(tlsMaterial ? { tls: tlsMaterial } : {}),
       ...(metrics ? { onResponse: metrics.onResponse } : {}),
     }).catch((thrown: unknown) => {

@@ -21,6 +21,7 @@ export interface ServerEnv {
   STRONGROOM_SCHEDULER_TICK_MS?: string;
   STRONGROOM_DRAIN_TIMEOUT_MS?: string;
   STRONGROOM_MAX_EVENT_STREAMS?: string;
+  STRONGROOM_PLAINTEXT_CACHE_SECONDS?: string;
   METRICS_PORT?: string;
   METRICS_HOST?: string;
   TLS_CERT_FILE?: string;
@@ -54,6 +55,8 @@ export interface ServerSettings {
   drainTimeoutMs: number;
   /** Event streams open at once on the node; past it, 503 with Retry-After. */
   maxEventStreams: number;
+  /** How long decrypted values and list answers may stay in memory for later reads; 0 turns both caches off. */
+  plaintextCacheSeconds: number;
   /** Where the audit log is streamed besides the database (`STRONGROOM_AUDIT_*`). */
   auditSinks: AuditSinkSettings;
   /** Where `GET /metrics` is served; unset: no metrics at all (nothing is measured). */
@@ -92,6 +95,7 @@ export function readServerSettings(env: ServerEnv): ServerSettings {
     schedulerTickMs: positiveInteger(env.STRONGROOM_SCHEDULER_TICK_MS, "STRONGROOM_SCHEDULER_TICK_MS", 30_000),
     drainTimeoutMs: positiveInteger(env.STRONGROOM_DRAIN_TIMEOUT_MS, "STRONGROOM_DRAIN_TIMEOUT_MS", 10_000),
     maxEventStreams: positiveInteger(env.STRONGROOM_MAX_EVENT_STREAMS, "STRONGROOM_MAX_EVENT_STREAMS", 20_000),
+    plaintextCacheSeconds: secondsUpTo(env.STRONGROOM_PLAINTEXT_CACHE_SECONDS, "STRONGROOM_PLAINTEXT_CACHE_SECONDS", 300),
     ...(metricsPort === undefined ? {} : { metrics: { port: metricsPort, host: env.METRICS_HOST?.trim() || "127.0.0.1" } }),
     ...tlsFiles(env),
     auditSinks: readAuditSinkSettings(env),
@@ -118,6 +122,13 @@ function positiveInteger(value: string | undefined, name: string, fallback: numb
   if (value === undefined || value.trim() === "") return fallback;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return parsed;
+}
+
+function secondsUpTo(value: string | undefined, name: string, most: number): number {
+  if (value === undefined || value.trim() === "") return most;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > most) throw new Error(`${name} must be a whole number of seconds from 0 to ${most}, got "${value}"`);
   return parsed;
 }
 

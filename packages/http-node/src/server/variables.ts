@@ -29,6 +29,7 @@ export const SERVER_VARIABLES: readonly ServerVariable[] = [
   { name: "STRONGROOM_TRUSTED_PROXIES", flag: "trusted-proxies", value: "cidrs", description: "comma-separated proxies whose X-Forwarded-For names the client (default none)" },
   { name: "STRONGROOM_SCHEDULER_TICK_MS", flag: "scheduler-tick-ms", value: "ms", description: "how often the node looks for due scheduled jobs (default 30000)" },
   { name: "STRONGROOM_MAX_EVENT_STREAMS", flag: "max-event-streams", value: "count", description: "event streams open at once on the node; 503 with Retry-After beyond (default 20000)" },
+  { name: "STRONGROOM_PLAINTEXT_CACHE_SECONDS", flag: "plaintext-cache-seconds", value: "seconds", description: "how long a decrypted value may stay in memory for repeated reads, 0 to 300 (list answers: at most 60); 0 turns both caches off (default 300)" },
   { name: "STRONGROOM_AUDIT_FILE", flag: "audit-file", value: "file", description: "stream the audit log to this JSON-lines file (mode 0600, rotated by size)" },
   { name: "STRONGROOM_AUDIT_FILE_MAX_BYTES", flag: "audit-file-max-bytes", value: "bytes", description: "rotate the audit file before it grows past this (default 104857600)" },
   { name: "STRONGROOM_AUDIT_FILE_KEEP", flag: "audit-file-keep", value: "count", description: "rotated audit files kept beside it, .1 newest (default 5)" },
