@@ -56,15 +56,22 @@ const base = <S extends Schema>(inner: Storage<S>) => ({
   close: () => inner.close(),
 });
 
-/** A watched table outside a transaction: reads go straight through, each write runs in its own stamped transaction. */
-function autoCommitted<Row>(key: string, inOwn: <T>(fn: (table: Table<Row>) => Promise<T>) => Promise<T>, storage: Storage<any>): Table<Row> {
-  const table = (storage.tables as Record<string, Table<Row>>)[key]!;
+/** The reading half of a table, passed straight through (a stamp moves only with writes). */
+function readsOf<Row>(table: Table<Row>): Pick<Table<Row>, "def" | "get" | "findOne" | "find" | "count"> {
   return {
     def: table.def,
     get: (id) => table.get(id),
     findOne: (where) => table.findOne(where),
     find: (where, options) => table.find(where, options),
     count: (where) => table.count(where),
+  };
+}
+
+/** A watched table outside a transaction: reads go straight through, each write runs in its own stamped transaction. */
+function autoCommitted<Row>(key: string, inOwn: <T>(fn: (table: Table<Row>) => Promise<T>) => Promise<T>, storage: Storage<any>): Table<Row> {
+  const table = (storage.tables as Record<string, Table<Row>>)[key]!;
+  return {
+    ...readsOf(table),
     insert: (row) => inOwn((t) => t.insert(row)),
     insertMany: (rows) => (rows.length === 0 ? table.insertMany(rows) : inOwn((t) => t.insertMany(rows))),
     update: (where, patch) => inOwn((t) => t.update(where, patch)),
@@ -102,11 +109,7 @@ function keyedTable<Row>(table: Table<Row>, column: string, touch: (key: string)
     if (unnamed.length) await touchWhere({ id: { in: unnamed } } as unknown as Where<Row>);
   };
   return {
-    def: table.def,
-    get: (id) => table.get(id),
-    findOne: (where) => table.findOne(where),
-    find: (where, options) => table.find(where, options),
-    count: (where) => table.count(where),
+    ...readsOf(table),
     insert: (row) => {
       touchValue(of(row));
       return table.insert(row);
