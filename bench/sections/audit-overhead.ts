@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { anonymous, createStrongroom, generateRootKey, type Actor, type Strongroom } from "@strongroom/core";
 import { createHandler } from "@strongroom/http-node";
 import { createSqliteStorage } from "@strongroom/storage-sqlite";
-import { closeServer, listen, loadTest } from "../http-load.js";
+import { close, listen, loadTest } from "../load.js";
 import type { BenchOptions, BenchRow, BenchSection } from "../types.js";
 
 const READ_TARGET = 1.15;
@@ -58,18 +58,11 @@ async function instance(dir: string, name: string, audit: boolean): Promise<Inst
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const cpuMicros = () => {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-};
-
 /** CPU µs per request of one load round against `url`. */
 async function cpuPerRequest(url: string, token: string, seconds: number): Promise<{ micros: number; rps: number }> {
-  const before = cpuMicros();
-  const run = await loadTest(url, seconds, { authorization: `Bearer ${token}` });
-  const spent = cpuMicros() - before;
+  const run = await loadTest(url, seconds, { headers: { authorization: `Bearer ${token}` } });
   if (run.non2xx > 0) throw new Error(`${run.non2xx} secret reads failed`);
-  return { micros: spent / run.total, rps: run.rps };
+  return { micros: run.cpuUsPerRequest, rps: run.rps };
 }
 
 async function readRows(on: Instance, off: Instance, options: BenchOptions): Promise<BenchRow> {
@@ -107,8 +100,8 @@ async function readRows(on: Instance, off: Instance, options: BenchOptions): Pro
       met: ratio <= READ_TARGET,
     };
   } finally {
-    await closeServer(onServer.server);
-    await closeServer(offServer.server);
+    await close(onServer.server);
+    await close(offServer.server);
   }
 }
 
