@@ -92,8 +92,8 @@ describe("strongroom audit verify --file", { timeout: 120_000 }, () => {
         [copy[a], copy[b]] = [copy[b], copy[a]];
         return copy;
       },
-      // The walk meets 21 where 20 belongs: the first position that does not fit is named.
-      expected: /TAMPERED  project:p1: entry 20: it is not where it belongs/,
+      // The walk meets 21 where 20 belongs: the entry out of place is named, as a reordering.
+      expected: /TAMPERED  project:p1: entry 21 \(project:p1-21\): it is out of place: entries were reordered/,
     },
     {
       what: "a line cut in half",

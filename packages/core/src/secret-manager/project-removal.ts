@@ -4,7 +4,7 @@ import { secretTables } from "./tables.js";
 
 /**
  * The secret manager's part of a project deletion (tenancy's `projectRemoved`, see src/hooks.ts):
- * every secret with its versions, import, folder and tag of the project. The environments are
+ * every secret with its versions, import, folder and tag of the project, and its stamp. The environments are
  * access's rows; tenancy removes them with the project.
  */
 export const secretManagerRemoval = defineRepository("secret-manager.project-removal", (ctx) => {
@@ -16,6 +16,7 @@ export const secretManagerRemoval = defineRepository("secret-manager.project-rem
       await t.secretImports.delete({ projectId });
       await t.secretFolders.delete({ projectId });
       await t.secretTags.delete({ projectId });
+      await t.secretStamps.delete({ id: projectId });
     },
   };
 });

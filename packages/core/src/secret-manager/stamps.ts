@@ -25,7 +25,9 @@ export async function moveSecretStamps(tx: Storage, projectIds: ReadonlySet<stri
     if ((await t.secretStamps.update({ id }, { stamp })) === 1) continue;
     // The project's first stamp: its row lock makes concurrent first writers take turns, so the
     // later ones find the row the first inserted instead of inserting it again.
-    await t.projects.find({ id }, { forUpdate: true });
+    const [project] = await t.projects.find({ id }, { forUpdate: true });
+    // Deleted by this very transaction (its rows went with it): nothing left to stamp.
+    if (!project) continue;
     if ((await t.secretStamps.update({ id }, { stamp })) === 0) await t.secretStamps.insert({ id, stamp });
   }
 }

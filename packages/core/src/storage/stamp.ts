@@ -1,3 +1,4 @@
+import { lazyTables } from "./lazy-tables.js";
 import type { RowChange, Schema, Storage, Table, TablesOf, Where } from "./table.js";
 
 /** Moves the stamps of `keys` inside transaction `tx`. */
@@ -14,11 +15,17 @@ export type StampMover<S extends Schema> = (tx: Storage<S>, keys: ReadonlySet<st
 export function stampWrites<S extends Schema>(storage: Storage<S>, watched: readonly (keyof S & string)[], keyColumn: string, move: StampMover<S>): Storage<S> {
   const keys = new Set<string>(watched);
 
+  // Made on first use, like the inner transaction's: a transaction touches a few tables.
+  const keyedTables = lazyTables(storage.schema, ({ tx, touched }: { tx: Storage<S>; touched: Set<string> }, key) => {
+    const table = tx.tables[key] as Table<any>;
+    return keys.has(key) ? keyedTable(table, keyColumn, (stamped) => touched.add(stamped)) : table;
+  });
+
   const inTransaction = (tx: Storage<S>, touched: Set<string>): Storage<S> => {
     const outer: Storage<S> = {
       ...base(tx),
       inTransaction: true,
-      tables: tablesWith(tx, (key, table) => keyedTable(table, keyColumn, (key) => touched.add(key))),
+      tables: keyedTables({ tx, touched }),
       transaction: (fn) => fn(outer),
     };
     return outer;
