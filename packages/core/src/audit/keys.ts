@@ -1,5 +1,5 @@
-import { createHmac, createPrivateKey, generateKeyPairSync, randomBytes, type KeyObject } from "node:crypto";
-import { open, packSealed, seal, unpackSealed } from "../crypto/aead.js";
+import { createHmac, createPrivateKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { open, packSealed, randomSlices, seal, unpackSealed } from "../crypto/aead.js";
 import type { KeyRing } from "../crypto/keyring.js";
 import { tablesOf, UniqueViolationError, type Storage } from "../storage/table.js";
 import type { AuditMetadata } from "./schemas.js";
@@ -24,24 +24,10 @@ export interface AuditKeys {
   readonly signing: { readonly keyId: string; readonly privateKey: KeyObject; readonly publicKeySpki: string };
 }
 
-const SALT_BYTES = 16;
-const SALTS_PER_POOL = 256;
-let saltPool = Buffer.alloc(0);
-let saltOffset = 0;
+const saltBytes = randomSlices(16);
 
-/**
- * A fresh random salt, cut from a larger random block (as `nextIv` cuts IVs): one call to the
- * CSPRNG costs several times what the salt's other uses do.
- */
-export function newSalt(): string {
-  if (saltOffset === saltPool.length) {
-    saltPool = randomBytes(SALT_BYTES * SALTS_PER_POOL);
-    saltOffset = 0;
-  }
-  const salt = saltPool.toString("base64url", saltOffset, saltOffset + SALT_BYTES);
-  saltOffset += SALT_BYTES;
-  return salt;
-}
+/** A fresh random salt (see `randomSlices`). */
+export const newSalt = (): string => saltBytes().toString("base64url");
 
 export async function loadAuditKeys(storage: Storage, keys: KeyRing, now: Date): Promise<AuditKeys> {
   const dataKey = await keys.ensureDataKey(storage, AUDIT_DATA_KEY_ID, "audit-log", now);

@@ -7,25 +7,28 @@ export interface Sealed {
   tag: string;
 }
 
-const IV_BYTES = 12;
-const IVS_PER_POOL = 256;
-let ivPool = Buffer.alloc(0);
-let ivOffset = 0;
-
 /**
- * A fresh random IV. Asking the CSPRNG for 12 bytes costs more than the encryption itself, so
- * IVs are cut from a larger random block; each block is newly allocated and each slice handed
- * out once, so no IV repeats and none changes after it was used.
+ * Fresh random values of `size` bytes each. One call to the CSPRNG costs more than what a small
+ * value is used for (an encryption, a salt's hash), so values are cut from a larger random block;
+ * each block is newly allocated and each slice handed out once, so none repeats and none changes
+ * after it was used.
  */
-export function nextIv(): Buffer {
-  if (ivOffset === ivPool.length) {
-    ivPool = randomBytes(IV_BYTES * IVS_PER_POOL);
-    ivOffset = 0;
-  }
-  const iv = ivPool.subarray(ivOffset, ivOffset + IV_BYTES);
-  ivOffset += IV_BYTES;
-  return iv;
+export function randomSlices(size: number, perBlock = 256): () => Buffer {
+  let block = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset === block.length) {
+      block = randomBytes(size * perBlock);
+      offset = 0;
+    }
+    const slice = block.subarray(offset, offset + size);
+    offset += size;
+    return slice;
+  };
 }
+
+/** A fresh random 12-byte AES-GCM IV. */
+export const nextIv = randomSlices(12);
 
 export function seal(key: Buffer, plaintext: string | Buffer, aad?: string): Sealed {
   const iv = nextIv();
