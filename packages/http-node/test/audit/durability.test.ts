@@ -42,6 +42,30 @@ for (const backend of backends) {
       expect(types.filter((t) => t === "create-secret:success")).toHaveLength(1);
     });
 
+    it("rolls back an issued certificate whose audit insert fails", async (ctx) => {
+      if (!(await backendAvailable(backend))) return ctx.skip();
+      db = await auditBackend(backend);
+      scene = await auditScene(await db.open());
+      const { sr, admin } = scene;
+      const { project } = await sr.projects.create(admin, { projectName: "PKI", type: "cert-manager" });
+      const { certificateProfile } = await sr.certificateProfiles.create(admin, {
+        projectId: project.id,
+        slug: "web",
+        issuerType: "self-signed",
+        defaults: { ttlDays: 30, keyAlgorithm: "EC_prime256v1" },
+      });
+      const issue = (commonName: string) => sr.certificates.issue(admin, { profileId: certificateProfile.id, attributes: { commonName } });
+      await issue("kept.acme.test");
+      await db.refuseAuditInserts(true);
+      await expect(issue("lost.acme.test")).rejects.toThrow();
+      await db.refuseAuditInserts(false);
+      const { certificates } = await sr.certificates.list(admin, { projectId: project.id });
+      expect(certificates.map((c) => c.commonName)).toEqual(["kept.acme.test"]);
+      await sr.audit.flush();
+      const { auditLogs } = await sr.audit.query(admin, { projectId: project.id, eventType: "issue-cert", limit: 100 });
+      expect(auditLogs.map((e) => e.outcome).sort()).toEqual(["failed", "success"]);
+    });
+
     it("refuses calls with 503 while the read queue cannot drain, and writes it once storage recovers", async (ctx) => {
       if (!(await backendAvailable(backend))) return ctx.skip();
       db = await auditBackend(backend);

@@ -56,20 +56,20 @@ export async function issueAndRecord(ctx: Context, project: ProjectRow, request:
   const issuingCaCertificate = ca ? ca.certificatePem : issued.certificatePem;
   const certificateChain = ca ? ca.certificatePem + ca.certificateChain : issued.certificatePem;
   const { notBefore: _start, ...kept } = issuance;
-  const row = await ctx.repo(certificateRepository).recordIssued(
-    issued,
-    {
-      projectId: project.id,
-      caId: ca?.id ?? null,
-      profileId: request.profileId,
-      keyAlgorithm: issued.keyAlgorithm,
-      certificatePem: issued.certificatePem,
-      certificateChain,
-      issuance: { ...kept, keyAlgorithm: issued.keyAlgorithm, signatureAlgorithm: issued.signatureAlgorithm, fromCsr: request.csr !== undefined },
-      ...(request.renewedFromId ? { renewedFromId: request.renewedFromId } : {}),
-    },
-    nowDate.toISOString(),
-  );
+  const provenance = {
+    projectId: project.id,
+    caId: ca?.id ?? null,
+    profileId: request.profileId,
+    keyAlgorithm: issued.keyAlgorithm,
+    certificatePem: issued.certificatePem,
+    certificateChain,
+    issuance: { ...kept, keyAlgorithm: issued.keyAlgorithm, signatureAlgorithm: issued.signatureAlgorithm, fromCsr: request.csr !== undefined },
+    ...(request.renewedFromId ? { renewedFromId: request.renewedFromId } : {}),
+  };
+  // A transaction of its own, though it is one insert: the call's audit entry is then written in
+  // it (the audit observer's beforeCommit) and both land in one commit. Outside any transaction
+  // the entry would follow in a second transaction, with a second commit.
+  const row = await ctx.withTransaction((tx) => tx.repo(certificateRepository).recordIssued(issued, provenance, nowDate.toISOString()));
   return {
     row,
     certificate: {
