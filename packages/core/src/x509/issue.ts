@@ -117,8 +117,8 @@ export async function issueCertificate(input: IssueCertificateInput): Promise<Is
     ...(issuer ? { issuer } : {}),
   });
 
-  // The key is generated on the libuv pool while everything that does not depend on it is
-  // encoded here, leaving only the key's own fields for after the wait.
+  // An RSA key is generated on the libuv pool while everything that does not depend on it is
+  // encoded here, leaving only the key's own fields for after the wait (an EC key is ready at once).
   const pendingKey: Promise<SubjectKey> = csr
     ? Promise.resolve({ spki: csr.subjectPublicKeyInfo, publicKeyBits: csr.publicKeyBits })
     : generatedKey(keyAlgorithm);
