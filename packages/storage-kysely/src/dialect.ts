@@ -20,6 +20,12 @@ export interface Dialect {
   /** Most bind parameters one statement may carry; insertMany splits rows to stay under it. */
   readonly maxParameters: number;
   /**
+   * Fewer parameters per statement than `maxParameters`, for a driver that encodes a statement's
+   * parameters on the event loop in one piece (pg: ~20 ms for 65,535). Multi-row writes split
+   * into statements of this size, and other requests run while each is at the server.
+   */
+  readonly parametersPerStatement?: number;
+  /**
    * True when a failed statement poisons the whole transaction (PostgreSQL). Writes inside a
    * transaction then run in a savepoint, so a caught unique violation leaves the transaction usable.
    */

@@ -19,3 +19,12 @@ export async function forEachPaced<T>(items: readonly T[], fn: (item: T, index: 
     }
   }
 }
+
+/** `items.map(fn)` as `forEachPaced` runs it; a short list is mapped at once, with no await. */
+export function mapPaced<T, U>(items: readonly T[], fn: (item: T) => U): U[] | Promise<U[]> {
+  if (items.length <= ITEMS_PER_CHECK) return items.map(fn);
+  const out = new Array<U>(items.length);
+  return forEachPaced(items, (item, i) => {
+    out[i] = fn(item);
+  }).then(() => out);
+}

@@ -1,6 +1,7 @@
 import { StorageUnavailableError } from "@strongroom/core/storage";
 import { type CompiledQuery, type Kysely, sql } from "kysely";
 import type { Dialect } from "./dialect.js";
+import { mapPaced } from "./paced.js";
 
 /** A driver error meaning "the database cannot be used now" as core's `StorageUnavailableError`; others as they are. */
 export function translated(dialect: Dialect, error: unknown): unknown {
@@ -50,7 +51,8 @@ export class Scope {
       throw translated(this.dialect, error);
     }
     if (rows) return rows;
-    return this.run(async (db) => (await db.executeQuery<Record<string, unknown>>(query)).rows.map(decode));
+    // Thousands of rows (a batch's re-read under lock) take tens of milliseconds to decode.
+    return this.run(async (db) => mapPaced((await db.executeQuery<Record<string, unknown>>(query)).rows, decode));
   }
 
   run<T>(fn: (db: Kysely<any>) => Promise<T>): Promise<T> {

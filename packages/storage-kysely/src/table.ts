@@ -41,6 +41,9 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
     }
   };
 
+  /** Rows of `width` parameters each that one multi-row statement carries. */
+  const rowsPerStatement = (width: number) => Math.max(1, Math.floor((dialect.parametersPerStatement ?? dialect.maxParameters) / width));
+
   const lockRows = (options: FindOptions<Row>) => options.forUpdate === true && scope.inTransaction && dialect.rowLocks;
 
   const selectQuery = (where: Where<Row> | undefined, options: FindOptions<Row>, limit: number | undefined) => {
@@ -86,7 +89,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
 
   const insertMany = async (rows: Row[]) => {
     if (rows.length === 0) return;
-    const perStatement = Math.max(1, Math.floor(dialect.maxParameters / columns.length));
+    const perStatement = rowsPerStatement(columns.length);
     // Each statement's parameters: its rows' values, row after row, as the compiled insert binds them.
     const chunks: { rows: Row[]; params: unknown[] }[] = [];
     await forEachPaced(rows, (row, i) => {
@@ -128,7 +131,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
       for (const [key, group] of shapes) {
         const columnNames = ["id", ...group.expect, ...group.set];
         const types = columnNames.map((name) => sql.raw(dialect.parameterType(columnOf(def, name).kind)));
-        const perStatement = Math.max(1, Math.floor(dialect.maxParameters / columnNames.length));
+        const perStatement = rowsPerStatement(columnNames.length);
         for (let from = 0; from < group.rows.length; from += perStatement) {
           const rows = group.rows.slice(from, from + perStatement);
           const params = rows.flat();

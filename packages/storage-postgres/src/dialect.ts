@@ -44,6 +44,10 @@ export const postgresDialect: Dialect = {
   caseInsensitiveLike: "ilike",
   // The wire protocol numbers bind parameters with 16 bits.
   maxParameters: 65_535,
+  // pg builds a statement's bind message in one synchronous call (~0.3 µs a parameter): a
+  // 5,000-row write in one statement held the event loop for ~20 ms, in statements of this size
+  // ~1–2 ms each, at the cost of a round trip per statement.
+  parametersPerStatement: 4_096,
   failureAbortsTransaction: true,
   rowLocks: true,
   unavailable: unavailableReason,

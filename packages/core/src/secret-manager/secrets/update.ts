@@ -107,7 +107,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     const which = changed.length === 1 ? `Secret '${changed[0].current.key}' was` : "A secret of the batch was";
     throw new BadRequestError(`${which} changed by another request; retry`);
   }
-  if (writes.length) await w.secrets.fileVersions(writes.map((write) => versionOf(write.row)));
+  if (writes.length) await w.secrets.fileVersions(await mapPaced(writes, w.pace, (write) => versionOf(write.row)));
   await insertSecrets(w, created);
 
   const results: (WrittenSecret | undefined)[] = items.map(() => undefined);
