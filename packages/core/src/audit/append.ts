@@ -129,14 +129,18 @@ interface SealedMetadata {
  * nothing about what those things are.
  */
 function metadataSealer(keys: AuditKeys): (metadata: AuditMetadata) => SealedMetadata {
+  // Keyed by the plain JSON text, which one native call writes without the key-sorted copy the
+  // canonical text needs: equal plain text means equal metadata, so a repeat skips the copy.
+  // Metadata equal but built in another key order gets a second salt and seal, which is harmless.
   const seen = new Map<string, SealedMetadata>();
   return (metadata) => {
-    const canonical = canonicalJson(metadata);
-    let done = seen.get(canonical);
+    const plain = JSON.stringify(metadata);
+    let done = seen.get(plain);
     if (done === undefined) {
+      const canonical = canonicalJson(metadata);
       const salt = newSalt();
       done = { salt, digest: canonicalDigest(salt, canonical), sealed: keys.sealMetadata(salt, canonical) };
-      seen.set(canonical, done);
+      seen.set(plain, done);
     }
     return done;
   };
