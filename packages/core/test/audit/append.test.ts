@@ -6,8 +6,8 @@ import type { AuditEntry } from "../../src/audit/schemas.js";
 import { verifyChain } from "../../src/audit/verify.js";
 
 /**
- * One append seals each distinct metadata once (drafts of a flush mostly repeat a few reads):
- * whatever it shares between entries, each must still carry and hash its own metadata.
+ * Each distinct metadata is sealed once and reused by later appends (reads repeat a few secrets):
+ * whatever entries share, each must still carry and hash its own metadata.
  */
 it("entries of one append keep their own metadata, share a seal only when equal, and verify stored and streamed", async () => {
   const w = await createTestWorld();
@@ -30,7 +30,7 @@ it("entries of one append keep their own metadata, share a seal only when equal,
     secretKeys: [],
     count: 1,
   });
-  const metadatas = [
+  const metadatas: AuditDraft["metadata"][] = [
     { secretName: "A", version: 1 },
     { version: 1, secretName: "A" },
     { secretName: "B", version: 1 },
@@ -39,14 +39,19 @@ it("entries of one append keep their own metadata, share a seal only when equal,
     { secretName: "A", version: 1, tags: ["x", "y"] },
     { secretName: "A", version: 1, tags: ["y", "x"] },
   ];
-  await w.sr.context.service(auditLogService).write(metadatas.map(draft));
+  const log = w.sr.context.service(auditLogService);
+  await log.write(metadatas.slice(0, 4).map(draft));
+  // A later flush: a metadata seen before, a new one, and one too large to keep.
+  const large = { secretName: "A", secrets: Array.from({ length: 200 }, (_, i) => ({ secretKey: `KEY_${i}` })) };
+  await log.write([...metadatas.slice(4).map(draft), draft(large), draft(large)]);
+  metadatas.push(large, large);
 
   const written = streamed.slice(-metadatas.length);
   expect(written.map((e) => e.event.metadata)).toEqual(metadatas);
   // Equal metadata (in any key order) may share a salt; different metadata never does.
   const saltOf = (i: number) => written[i].salt;
   expect(saltOf(0)).toBe(saltOf(4));
-  expect(new Set([saltOf(0), saltOf(2), saltOf(3), saltOf(5), saltOf(6)]).size).toBe(5);
+  expect(new Set([saltOf(0), saltOf(2), saltOf(3), saltOf(5), saltOf(6), saltOf(7)]).size).toBe(6);
 
   // The streamed copy verifies on its own (each entry's hash covers its own metadata)…
   const head = await w.sr.audit.headOf(chain);
