@@ -122,21 +122,38 @@ interface SealedMetadata {
 }
 
 /**
- * Salts and seals the metadata of one append, once per distinct metadata: a batch of reads is
- * mostly the same few secrets read again and again, and sealing is most of an entry's cost. Entries
- * of one append with equal metadata share a salt and a sealed form, so a dump shows that they named
- * the same things — which their plaintext columns and blind index mostly show already — and
- * nothing about what those things are.
+ * Salted, digested and sealed metadata, kept per instance key set and reused across appends:
+ * reads repeat the same few secrets, within a flush and from one flush to the next, and sealing
+ * (a cipher per metadata) is most of an entry's own cost. Entries with equal metadata then share a
+ * salt and a sealed form, so a dump shows that they named the same things — which their plaintext
+ * columns and the blind index of their secret keys show already — and nothing about what those
+ * things are. A value is made once for exactly its key's text under this audit key, so it cannot
+ * be stale or another tenant's: an entry naming other things has other text.
+ *
+ * Keyed by the plain JSON text, which one native call writes without the key-sorted copy the
+ * canonical text needs: equal plain text means equal metadata (plain JSON data: names, ids,
+ * versions). Equal metadata built in another key order gets a second salt and seal: harmless.
  */
+const sealCaches = new WeakMap<AuditKeys, Map<string, SealedMetadata>>();
+/** Bounds: what a few thousand distinct reads take (about 1 KB each); a batch's metadata is not kept. */
+const SEAL_CACHE_ENTRIES = 4_000;
+const SEAL_CACHE_TEXT = 2_048;
+
 function metadataSealer(keys: AuditKeys): (metadata: AuditMetadata) => SealedMetadata {
-  const seen = new Map<string, SealedMetadata>();
+  let seen = sealCaches.get(keys);
+  if (seen === undefined) sealCaches.set(keys, (seen = new Map()));
+  const cache = seen;
   return (metadata) => {
-    const canonical = canonicalJson(metadata);
-    let done = seen.get(canonical);
+    const plain = JSON.stringify(metadata);
+    let done = cache.get(plain);
     if (done === undefined) {
+      const canonical = canonicalJson(metadata);
       const salt = newSalt();
       done = { salt, digest: canonicalDigest(salt, canonical), sealed: keys.sealMetadata(salt, canonical) };
-      seen.set(canonical, done);
+      if (plain.length <= SEAL_CACHE_TEXT) {
+        if (cache.size >= SEAL_CACHE_ENTRIES) cache.clear();
+        cache.set(plain, done);
+      }
     }
     return done;
   };

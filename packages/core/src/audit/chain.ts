@@ -9,9 +9,9 @@ import type { AuditCheckpoint, AuditEntry, AuditMetadata } from "./schemas.js";
  *   metadataDigest = sha256(salt ‖ canonical(metadata))
  *   hash           = sha256(canonical([v1, prevHash, chain, seq, id, createdAt, …fields, metadataDigest]))
  *
- * The salt is random (one per distinct metadata of an append) and sealed at rest with the
- * metadata, so a database dump does not let anyone test guesses of a secret's name against the
- * (plaintext) hash.
+ * The salt is random (one per distinct metadata, reused while the instance keeps it: append.ts)
+ * and sealed at rest with the metadata, so a database dump does not let anyone test guesses of a
+ * secret's name against the (plaintext) hash.
  */
 
 /** The `prevHash` of a chain's first entry. */

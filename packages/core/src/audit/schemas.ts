@@ -41,7 +41,7 @@ export const auditEntrySchema = z.object({
   userAgent: z.string().nullable(),
   /** 1, or how many anonymous failures from one address within one minute the entry stands for. */
   count: z.number().int(),
-  /** Random (shared only by entries of one append with equal metadata), sealed at rest: makes the metadata digest unguessable from a database dump. */
+  /** Random (shared only by entries with equal metadata, one per distinct metadata the instance keeps), sealed at rest: makes the metadata digest unguessable from a database dump. */
   salt: z.string(),
   prevHash: z.string(),
   hash: z.string(),
