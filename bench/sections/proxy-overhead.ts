@@ -260,9 +260,12 @@ async function run(options: BenchOptions): Promise<BenchRow[]> {
     const seconds = options.quick ? 2 : 5;
     const direct: LoadSpec = { url, seconds, concurrency: CONCURRENCY, upstreamCa: certificates.ca };
     const proxied: LoadSpec = { ...direct, proxy: { url: started.url, token: sessionToken, ca: proxyCa } };
-    // Warm-up: JIT, TLS session set-up, the proxy's leaf and decision caches.
-    await runLoad({ ...direct, seconds: 1 });
-    await runLoad({ ...proxied, seconds: 1 });
+    // Warm-up: JIT, TLS session set-up, the proxy's leaf and decision caches. One second was far
+    // from enough for the proxy: in a run of 2 s rounds after a 1 s warm-up its CPU per request
+    // was 334, 145, then 94–110 µs (2026-11-29), and quick mode takes the median of its first two
+    // rounds. Five seconds, the same for both sides, so the rounds measure the steady state.
+    await runLoad({ ...direct, seconds: 5 });
+    await runLoad({ ...proxied, seconds: 5 });
     const samples = await alternate(options.quick ? 2 : 4, {
       direct: () => measuredLoad(direct, proxy?.pid),
       proxied: () => measuredLoad(proxied, proxy?.pid),
