@@ -3,6 +3,7 @@ import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
 import { pacer, unpaced, type Pace } from "../../kernel/pace.js";
 import { actorProfile } from "../actor-profile.js";
+import { writeCipher } from "../cipher.js";
 import { folderRepository } from "../folders/repository.js";
 import type { SecretScope } from "../scope.js";
 import type { SecretActor, TagRow } from "../tables.js";
@@ -57,14 +58,16 @@ export async function withSecretWrite<T>(
   const now = ctx.clock.now().toISOString();
   // A batch decides what depends only on the folder once per folder.
   const access = options.rehearse ? placeAccess(scope.access) : scope.access;
+  const cipher = options.rehearse ? writeCipher(scope.cipher) : scope.cipher;
   const scopeOf = (parts: Pick<WriteScope, "secrets" | "folders" | "log" | "tags" | "pace" | "context">): WriteScope => ({
     ...scope,
     ...parts,
     access,
+    cipher,
     author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
     principalId: profile.id,
     now,
-    view: { access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
+    view: { access, cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
   });
   const inTransaction = (tx: Context, log: ChangeRecorder, tags: ReadonlyMap<string, TagRow>) =>
     write(scopeOf({ secrets: tx.repo(secretRepository), folders: tx.repo(folderRepository), log, tags, pace: unpaced, context: tx }));
