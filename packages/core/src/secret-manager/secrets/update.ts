@@ -49,7 +49,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     if (newKey !== undefined && newKey !== item.key) requireCouldDescribe(w.access, w.env.slug, item.secretPath, newKey);
   });
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
-  assertDistinct(items);
+  await assertDistinct(items, w.pace);
   assertTagIds(w.tags, items.flatMap((i) => i.changes.tagIds ?? []));
 
   const planned: PlannedUpdate[] = [];
@@ -107,7 +107,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     const which = changed.length === 1 ? `Secret '${changed[0].current.key}' was` : "A secret of the batch was";
     throw new BadRequestError(`${which} changed by another request; retry`);
   }
-  if (writes.length) await w.secrets.fileVersions(writes.map((write) => versionOf(write.row)));
+  if (writes.length) await w.secrets.fileVersions(await mapPaced(writes, w.pace, (write) => versionOf(write.row)));
   await insertSecrets(w, created);
 
   const results: (WrittenSecret | undefined)[] = items.map(() => undefined);
