@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { mapPaced, unpaced, type Pace } from "./pace.js";
+import { mapPaced, pacer, unpaced, type Pace } from "./pace.js";
 
 /**
  * Input validation that does not hold the event loop for a whole big batch. zod parses a
@@ -26,16 +26,34 @@ interface Split {
 
 const splits = new WeakMap<Schema, Split | null>();
 
+/**
+ * The kernel's input validation: `schema.safeParse(input)` as it is (no allocation, no promise)
+ * unless the input has a long array to pace through, and never paced inside a transaction.
+ */
+export function validateInput<S extends Schema>(schema: S, input: unknown, inTransaction: boolean): z.ZodSafeParseResult<z.output<S>> | Promise<z.ZodSafeParseResult<z.output<S>>> {
+  const split = inTransaction ? null : splitOf(schema);
+  return split && longArrays(split, input) ? parseSplit(schema, split, input as Record<string, unknown>, pacer(false)) : schema.safeParse(input);
+}
+
 /** `schema.safeParse(input)`, the items of long arrays parsed with `pace` between them. */
 export async function parsePaced<S extends Schema>(schema: S, input: unknown, pace: Pace): Promise<z.ZodSafeParseResult<z.output<S>>> {
   const split = pace === unpaced ? null : splitOf(schema);
-  if (!split || typeof input !== "object" || input === null || Array.isArray(input)) return schema.safeParse(input);
-  const record = input as Record<string, unknown>;
-  const arrays = [...split.items].filter(([key]) => Array.isArray(record[key]));
-  if (!arrays.some(([key]) => (record[key] as unknown[]).length >= SLICED_MIN_ITEMS)) return schema.safeParse(input);
+  return split && longArrays(split, input) ? parseSplit(schema, split, input as Record<string, unknown>, pace) : schema.safeParse(input);
+}
 
+function longArrays(split: Split, input: unknown): boolean {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return false;
+  for (const key of split.items.keys()) {
+    const value = (input as Record<string, unknown>)[key];
+    if (Array.isArray(value) && value.length >= SLICED_MIN_ITEMS) return true;
+  }
+  return false;
+}
+
+async function parseSplit<S extends Schema>(schema: S, split: Split, record: Record<string, unknown>, pace: Pace): Promise<z.ZodSafeParseResult<z.output<S>>> {
   const parsed: Record<string, unknown> = { ...record };
-  for (const [key, item] of arrays) {
+  for (const [key, item] of split.items) {
+    if (!Array.isArray(record[key])) continue;
     let failed = false;
     const values = await mapPaced(record[key] as unknown[], pace, (value) => {
       if (failed) return undefined;
@@ -43,12 +61,12 @@ export async function parsePaced<S extends Schema>(schema: S, input: unknown, pa
       if (!result.success) failed = true;
       return result.data;
     });
-    if (failed) return schema.safeParse(input);
+    if (failed) return schema.safeParse(record);
     parsed[key] = values;
   }
   // A key whose value is no array (missing, or of another type) fails `rest` as it fails `schema`.
   const rest = split.rest.safeParse(parsed);
-  return rest.success ? (rest as z.ZodSafeParseResult<z.output<S>>) : schema.safeParse(input);
+  return rest.success ? (rest as z.ZodSafeParseResult<z.output<S>>) : schema.safeParse(record);
 }
 
 /** The split of a schema built as `object(...)`, refined or not, optionally piped into a transform; null for any other shape. */

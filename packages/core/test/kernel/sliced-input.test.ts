@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pacer, unpaced } from "../../src/kernel/pace.js";
-import { parsePaced, SLICED_MIN_ITEMS } from "../../src/kernel/sliced-input.js";
+import { parsePaced, SLICED_MIN_ITEMS, validateInput } from "../../src/kernel/sliced-input.js";
 import { createSecretsInput, deleteSecretsInput, updateSecretsInput } from "../../src/secret-manager/secrets/schemas.js";
 
 const N = SLICED_MIN_ITEMS + 44;
@@ -65,5 +65,18 @@ describe("paced input parsing", () => {
     } finally {
       clearInterval(tick);
     }
+  });
+
+  it("validates short inputs and any input in a transaction in one call, as zod does; long ones paced to the same answer", async () => {
+    const short = body({ secrets: items(3) });
+    const once = validateInput(updateSecretsInput, short, false);
+    expect(once).not.toBeInstanceOf(Promise);
+    expect(once).toEqual(updateSecretsInput.safeParse(short));
+    const long = body();
+    const inTransaction = validateInput(updateSecretsInput, long, true);
+    expect(inTransaction).not.toBeInstanceOf(Promise);
+    const paced = validateInput(updateSecretsInput, long, false);
+    expect(paced).toBeInstanceOf(Promise);
+    expect(await paced).toEqual(inTransaction);
   });
 });
