@@ -114,28 +114,35 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
    * statement as its parameters allow. SQLite has run UPDATE … FROM since 3.33.
    */
   const updateMany = async (changes: readonly RowChange<Row>[]) => {
-    const shapes = new Map<string, { expect: string[]; set: string[]; rows: unknown[][] }>();
+    // Each shape's parameters, row after row, as its statements bind them: no array per row.
+    const shapes = new Map<string, { expect: string[]; set: string[]; params: unknown[]; rows: number }>();
     await forEachPaced(changes, (change) => {
       const expect = encodePatch(def, (change.expect ?? {}) as Record<string, unknown>, dialect);
       const patch = encodePatch(def, change.patch as Record<string, unknown>, dialect);
-      const shape = { expect: Object.keys(expect), set: Object.keys(patch) };
-      if (shape.set.length === 0) throw new Error(`updateMany of ${def.name}: a change sets no column`);
-      const key = `${shape.expect.join(",")}|${shape.set.join(",")}`;
+      const expectNames = Object.keys(expect);
+      const setNames = Object.keys(patch);
+      if (setNames.length === 0) throw new Error(`updateMany of ${def.name}: a change sets no column`);
+      const key = `${expectNames.join(",")}|${setNames.join(",")}`;
       let group = shapes.get(key);
-      if (!group) shapes.set(key, (group = { ...shape, rows: [] }));
-      group.rows.push([change.id, ...shape.expect.map((name) => expect[name]), ...shape.set.map((name) => patch[name])]);
+      if (!group) shapes.set(key, (group = { expect: expectNames, set: setNames, params: [], rows: 0 }));
+      group.params.push(change.id);
+      for (const name of expectNames) group.params.push(expect[name]);
+      for (const name of setNames) group.params.push(patch[name]);
+      group.rows++;
     });
     if (shapes.size === 0) return 0;
     return write(async (db) => {
       let changed = 0;
       for (const [key, group] of shapes) {
         const columnNames = ["id", ...group.expect, ...group.set];
+        const width = columnNames.length;
         const types = columnNames.map((name) => sql.raw(dialect.parameterType(columnOf(def, name).kind)));
-        const perStatement = rowsPerStatement(columnNames.length);
-        for (let from = 0; from < group.rows.length; from += perStatement) {
-          const rows = group.rows.slice(from, from + perStatement);
-          const params = rows.flat();
+        const perStatement = rowsPerStatement(width);
+        for (let from = 0; from < group.rows; from += perStatement) {
+          const count = Math.min(perStatement, group.rows - from);
+          const params = count === group.rows ? group.params : group.params.slice(from * width, (from + count) * width);
           const build = () => {
+            const rows = Array.from({ length: count }, (_, r) => params.slice(r * width, (r + 1) * width));
             const v = sql.join(columnNames.map((_, i) => sql.id(`c${i}`)));
             const values = sql.join(rows.map((row) => sql`(${sql.join(row.map((value, i) => sql`cast(${value} as ${types[i]})`))})`));
             const assignments = sql.join(group.set.map((name, i) => sql`${sql.id(name)} = v.${sql.id(`c${1 + group.expect.length + i}`)}`));
@@ -144,7 +151,7 @@ export function kyselyTable({ def, cache }: TableStatements, scope: Scope): Tabl
             const query = sql`with v (${v}) as (values ${values}) update ${sql.id(def.name)} set ${assignments} from v where ${sql.join(conditions, sql` and `)}`;
             return { compile: () => query.compile(db) };
           };
-          const result = await execute(db, `updateMany ${key} ${rows.length}`, params, build);
+          const result = await execute(db, `updateMany ${key} ${count}`, params, build);
           changed += Number(result.numAffectedRows ?? 0);
         }
       }

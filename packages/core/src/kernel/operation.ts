@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Actor } from "./actor.js";
 import type { Context } from "./context.js";
 import { BadRequestError, UnauthorizedError, UniqueViolationError, ValidationError } from "./errors.js";
+import { validateInput } from "./sliced-input.js";
 
 /**
  * Who may call an operation: `public` (no token), `principal` (a user or machine identity),
@@ -102,7 +103,7 @@ export interface BindOptions {
 export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: Context, def: OperationDef<I, O, S>, options?: BindOptions) {
   const execute = async (runCtx: Context, actor: Actor, rawInput: z.input<I>, call?: ObservedCall, revalidation?: Revalidation): Promise<z.output<O> | NotModified> => {
     assertAudience(def.audience, actor);
-    const parsed = def.input.safeParse(rawInput ?? {});
+    const parsed = await validateInput(def.input, rawInput ?? {}, runCtx.inTransaction);
     if (!parsed.success) throw toValidationError(parsed.error);
     if (call) call.input = parsed.data;
     try {

@@ -58,6 +58,26 @@ export async function projectCipher(ctx: Context, project: ProjectRow): Promise<
   return cipher;
 }
 
+/**
+ * The cipher for one write of many secrets: it remembers every blind index the write computes.
+ * A batch computes each name's index several times (lookup, planning, the row), and the cipher's
+ * own memory holds fewer names than one batch may carry, so for a big batch it would keep none.
+ * Lives as long as the write; holds nothing the shared cipher would not.
+ */
+export function writeCipher(cipher: ProjectCipher): ProjectCipher {
+  const indexes = new Map<string, string>();
+  const blindIndex = (name: string): string => {
+    let hash = indexes.get(name);
+    if (hash === undefined) indexes.set(name, (hash = cipher.blindIndex(name)));
+    return hash;
+  };
+  return {
+    ...cipher,
+    blindIndex,
+    storedIndexes: (names, current = names.map(blindIndex)) => cipher.storedIndexes(names, current),
+  };
+}
+
 interface CipherKey {
   readonly id: string;
   readonly data: Buffer;

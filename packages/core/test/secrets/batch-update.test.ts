@@ -139,6 +139,23 @@ forEachStore("the secret batch", (store) => {
       expect(await values(w)).toEqual({ RENAMED: { value: "a1", version: 2 }, B: { value: "b1", version: 1 } });
     });
 
+    it("a batch naming one secret twice is 400, naming each repeat once; one name in two folders is no repeat", async () => {
+      // Long enough to be rehearsed outside the transaction, as big batches are.
+      const many = Array.from({ length: 40 }, (_, i) => ({ secretKey: `K${i}`, secretValue: "v" }));
+      const repeats = [...many, { secretKey: "K3", secretValue: "w" }, { secretKey: "K3", secretValue: "x" }, { secretKey: "K7", secretValue: "y" }];
+      const update = await rejection(w.sr.secrets.updateMany(w.admin, { ...at(w), mode: "upsert", secrets: repeats }));
+      expect(update.code).toBe("BadRequest");
+      expect(update.message).toBe("The batch names these secrets more than once: K3, K7");
+      const create = await rejection(w.sr.secrets.createMany(w.admin, { ...at(w), secrets: [...many, { secretKey: "K1", secretPath: "/app" }, { secretKey: "K1", secretPath: "/app/" }] }));
+      expect(create.message).toBe("The batch names these secrets more than once: /app:K1");
+      const removal = await rejection(w.sr.secrets.deleteMany(w.admin, { ...at(w), secrets: [{ secretKey: "A" }, { secretKey: "A" }] }));
+      expect(removal.message).toBe("The batch names these secrets more than once: A");
+      expect(await values(w)).toEqual({ A: { value: "a1", version: 1 }, B: { value: "b1", version: 1 } });
+
+      await w.sr.secrets.updateMany(w.admin, { ...at(w), mode: "upsert", secrets: [...many, { secretKey: "K1", secretValue: "in app", secretPath: "/app" }] });
+      expect((await values(w, "/app")).K1).toEqual({ value: "in app", version: 1 });
+    });
+
     it("a missing folder is 404", async () => {
       const error = await rejection(w.sr.secrets.updateMany(w.admin, { ...at(w), secrets: [{ secretKey: "A", secretValue: "x", secretPath: "/nope" }] }));
       expect(error.code).toBe("NotFound");

@@ -31,7 +31,7 @@ export async function planCreates(w: WriteScope, items: readonly NewSecret[], na
   if (items.length === 0) return [];
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
   assertTagIds(w.tags, items.flatMap((i) => i.tagIds));
-  assertDistinct(items);
+  await assertDistinct(items, w.pace);
   const taken: string[] = [];
   const orphans: string[] = [];
   for (const group of groupByKind(w, items, folders)) {

@@ -21,7 +21,7 @@ export async function deleteSecrets(w: WriteScope, items: readonly SecretRemoval
   // A name the caller could never describe is refused before it is looked up (DESIGN.md §11).
   for (const item of items) requireCouldDescribe(w.access, w.env.slug, item.secretPath, item.key);
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
-  assertDistinct(items);
+  await assertDistinct(items, w.pace);
   const found = new Map<SecretRemoval, { row: SecretRow; secret: PlainSecret }>();
   const missing: string[] = [];
   const sharedHashes = new Map<string, string[]>();

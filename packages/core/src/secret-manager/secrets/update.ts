@@ -49,7 +49,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
     if (newKey !== undefined && newKey !== item.key) requireCouldDescribe(w.access, w.env.slug, item.secretPath, newKey);
   });
   const folders = await resolveFolders(w, items.map((i) => i.secretPath));
-  assertDistinct(items);
+  await assertDistinct(items, w.pace);
   assertTagIds(w.tags, items.flatMap((i) => i.changes.tagIds ?? []));
 
   const planned: PlannedUpdate[] = [];
@@ -117,6 +117,7 @@ export async function updateSecrets(w: WriteScope, items: readonly SecretUpdate[
 }
 
 function applyChanges(current: PlainSecret, changes: SecretChanges, w: WriteScope): PlainSecret {
+  // One new object per item, completed in place once it differs: a batch makes thousands.
   const next: PlainSecret = {
     ...current,
     key: changes.newKey ?? current.key,
@@ -128,7 +129,11 @@ function applyChanges(current: PlainSecret, changes: SecretChanges, w: WriteScop
     reminderRepeatDays: changes.reminderRepeatDays !== undefined ? changes.reminderRepeatDays : current.reminderRepeatDays,
     skipMultilineEncoding: changes.skipMultilineEncoding ?? current.skipMultilineEncoding,
   };
-  return sameSecret(current, next) ? current : { ...next, version: current.version + 1, actor: w.author, updatedAt: w.now };
+  if (sameSecret(current, next)) return current;
+  next.version = current.version + 1;
+  next.actor = w.author;
+  next.updatedAt = w.now;
+  return next;
 }
 
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);

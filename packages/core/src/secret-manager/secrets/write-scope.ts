@@ -1,8 +1,9 @@
 import type { Actor } from "../../kernel/actor.js";
 import type { Context } from "../../kernel/context.js";
 import { BadRequestError, NotFoundError } from "../../kernel/errors.js";
-import { pacer, unpaced, type Pace } from "../../kernel/pace.js";
+import { mapPaced, pacer, unpaced, type Pace } from "../../kernel/pace.js";
 import { actorProfile } from "../actor-profile.js";
+import { writeCipher } from "../cipher.js";
 import { folderRepository } from "../folders/repository.js";
 import type { SecretScope } from "../scope.js";
 import type { SecretActor, TagRow } from "../tables.js";
@@ -57,14 +58,16 @@ export async function withSecretWrite<T>(
   const now = ctx.clock.now().toISOString();
   // A batch decides what depends only on the folder once per folder.
   const access = options.rehearse ? placeAccess(scope.access) : scope.access;
+  const cipher = options.rehearse ? writeCipher(scope.cipher) : scope.cipher;
   const scopeOf = (parts: Pick<WriteScope, "secrets" | "folders" | "log" | "tags" | "pace" | "context">): WriteScope => ({
     ...scope,
     ...parts,
     access,
+    cipher,
     author: { actorId: profile.id, actorType: profile.type, name: profile.name, membershipId: scope.access.membership?.id ?? null },
     principalId: profile.id,
     now,
-    view: { access, cipher: scope.cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
+    view: { access, cipher, projectId: scope.project.id, environment: scope.env.slug, tags: parts.tags, viewValue: true },
   });
   const inTransaction = (tx: Context, log: ChangeRecorder, tags: ReadonlyMap<string, TagRow>) =>
     write(scopeOf({ secrets: tx.repo(secretRepository), folders: tx.repo(folderRepository), log, tags, pace: unpaced, context: tx }));
@@ -143,15 +146,22 @@ const lockOrder = (a: { folder: FolderRef; type: string; ownerId: string }, b: {
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** 400 when two items name the same secret: a batch says once what happens to each. */
-export function assertDistinct(items: readonly { secretPath: string; type: SecretType; key: string }[]): void {
-  const seen = new Set<string>();
+/**
+ * 400 when two items name the same secret: a batch says once what happens to each. Names are
+ * kept by place (path, then type) rather than in one joined string each, which a batch of
+ * thousands would make and hash; paced, as the rest of a batch's checks.
+ */
+export async function assertDistinct(items: readonly { secretPath: string; type: SecretType; key: string }[], pace: Pace): Promise<void> {
+  const seen = new Map<string, Map<SecretType, Set<string>>>();
   const repeated = new Set<string>();
-  for (const item of items) {
-    const id = `${item.secretPath}\u0000${item.type}\u0000${item.key}`;
-    if (seen.has(id)) repeated.add(describeKey(item.secretPath, item.key));
-    seen.add(id);
-  }
+  await mapPaced(items, pace, (item) => {
+    let byType = seen.get(item.secretPath);
+    if (!byType) seen.set(item.secretPath, (byType = new Map()));
+    let keys = byType.get(item.type);
+    if (!keys) byType.set(item.type, (keys = new Set()));
+    if (keys.has(item.key)) repeated.add(describeKey(item.secretPath, item.key));
+    else keys.add(item.key);
+  });
   if (repeated.size) throw new BadRequestError(`The batch names these secrets more than once: ${[...repeated].join(", ")}`);
 }
 
