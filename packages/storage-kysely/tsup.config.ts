@@ -1,7 +1,9 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/index.ts"],
+  entry: { index: "src/index.ts", kysely: "src/kysely.ts" },
+  // Bundled, not imported from node_modules: see src/kysely.ts.
+  noExternal: ["kysely"],
   format: ["esm"],
   dts: true,
   clean: true,

@@ -2,7 +2,7 @@ import { schemaVersion, type Schema, type Storage } from "@strongroom/core/stora
 import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
 import { chmod, open } from "node:fs/promises";
 import Database from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect } from "@strongroom/storage-kysely/kysely";
 import { sqliteDialect } from "./dialect.js";
 import { SlicedReads } from "./sliced-reads.js";
 import { PreparedStatements } from "./statement-cache.js";
