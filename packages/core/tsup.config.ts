@@ -8,6 +8,7 @@ export default defineConfig({
     agent: "src/entries/agent.ts",
     maintenance: "src/entries/maintenance.ts",
     audit: "src/entries/audit.ts",
+    zod: "src/entries/zod.ts",
     "testing/index": "src/testing/index.ts",
     "testing/crash-child": "src/testing/crash-child.ts",
     "testing/lease-child": "src/testing/lease-child.ts",
@@ -18,4 +19,6 @@ export default defineConfig({
   sourcemap: true,
   target: "node20",
   external: ["vitest", "smtp-server"],
+  // Bundled, not imported from node_modules: see src/entries/zod.ts.
+  noExternal: ["zod"],
 });
