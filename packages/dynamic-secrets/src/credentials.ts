@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { z } from "zod";
+import { z } from "@strongroom/core/zod";
 
 /**
  * Generated usernames and passwords. Both come from `crypto.randomInt` (uniform, no modulo bias)

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@strongroom/core/zod";
 import { templateProblem } from "./templates.js";
 
 /** Input pieces every provider shares: where the server is, and templated statements. */

@@ -1,5 +1,5 @@
 import { queryParams, ValidationError } from "@strongroom/core";
-import type { z } from "zod";
+import type { z } from "@strongroom/core/zod";
 import { pathParams } from "./router.js";
 import type { Route } from "./routes/route.js";
 

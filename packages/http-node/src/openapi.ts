@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@strongroom/core/zod";
 import type { AnyOperation, OperationDef, Operations } from "@strongroom/core";
 import { queryKeys } from "./input.js";
 import { pathParams } from "./router.js";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createLocalBus, type EventBus, type ProjectEvent } from "@strongroom/core";
-import { Kysely, PostgresDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, sql } from "@strongroom/storage-kysely/kysely";
 import type pg from "pg";
 import { type Listener, startListener } from "./listener.js";
 import { advisoryXactLock } from "./lock.js";

@@ -1,6 +1,6 @@
 import type { ColumnKind, TableDef } from "@strongroom/core/storage";
 import { type Dialect, uniqueColumnsOf } from "@strongroom/storage-kysely";
-import { sql } from "kysely";
+import { sql } from "@strongroom/storage-kysely/kysely";
 import { advisoryXactLock } from "./lock.js";
 
 /**

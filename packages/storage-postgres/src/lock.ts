@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql } from "@strongroom/storage-kysely/kysely";
 
 /**
  * A transaction-scoped advisory lock: concurrent callers (other nodes starting at the same time)

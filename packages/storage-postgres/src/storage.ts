@@ -1,6 +1,6 @@
 import { schemaVersion, type Schema, type Storage } from "@strongroom/core/storage";
 import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect } from "@strongroom/storage-kysely/kysely";
 import type pg from "pg";
 import { postgresDialect } from "./dialect.js";
 import { createPool, type ErrorHandler, warnOnError } from "./pool.js";

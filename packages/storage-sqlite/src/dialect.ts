@@ -1,6 +1,6 @@
 import type { ColumnKind, TableDef } from "@strongroom/core/storage";
 import type { Dialect } from "@strongroom/storage-kysely";
-import { sql } from "kysely";
+import { sql } from "@strongroom/storage-kysely/kysely";
 
 const TYPES: Record<ColumnKind, string> = { text: "text", integer: "integer", boolean: "integer", json: "text", timestamp: "text" };
 

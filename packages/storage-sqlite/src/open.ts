@@ -2,7 +2,7 @@ import { schemaVersion, type Schema, type Storage } from "@strongroom/core/stora
 import { createKyselyStorage, migrate } from "@strongroom/storage-kysely";
 import { chmod, open } from "node:fs/promises";
 import Database from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect } from "@strongroom/storage-kysely/kysely";
 import { sqliteDialect } from "./dialect.js";
 import { SlicedReads } from "./sliced-reads.js";
 import { PreparedStatements } from "./statement-cache.js";
@@ -29,30 +29,26 @@ async function privateFile(filename: string): Promise<void> {
 
 /**
  * Opens (creating if needed, owner-only) and migrates a database file holding `schema`'s tables.
- * Writes and transactions run on a connection in a worker thread (writer.ts); reads outside a
- * transaction run at once on read-only connections of this thread (sliced-reads.ts), which see
- * what has committed (WAL readers and the writer do not block each other). An in-memory database has one
- * connection only: it runs in this thread (`storageOver`).
+ * Writes and transactions run on a connection in a worker thread (writer.ts), started with the
+ * first of them; reads outside a transaction run at once on read-only connections of this thread
+ * (sliced-reads.ts), which see what has committed (WAL readers and the writer do not block each
+ * other). Migrations run before any of that, on a connection of this thread: nothing else uses
+ * the storage yet, and a start then needs no thread, nor a round trip to one per statement. An
+ * in-memory database has one connection only: it runs in this thread (`storageOver`).
  */
 export async function openSqlite<S extends Schema>(filename: string, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   if (!inFile(filename)) return storageOver(configured(new Database(filename)), schema, version);
   await privateFile(filename);
-  const writer = await SqliteWriter.open(filename);
-  let stamper: Database.Database | undefined;
+  await (await migrated(new PreparedStatements(configured(new Database(filename))), schema, version)).destroy();
+  const writer = new SqliteWriter(filename);
+  const stamper = readOnly(filename);
   const reads = new SlicedReads(() => readOnly(filename));
   const db = new Kysely<any>({
     dialect: writerDialect(writer, () => {
       reads.close();
-      stamper?.close();
+      stamper.close();
     }),
   });
-  try {
-    await migrate(db, sqliteDialect, { schema, version });
-    stamper = readOnly(filename);
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
   // A connection that never writes: its data version moves whenever anything commits to the file
   // (the writer thread, another process). Inside a transaction (BEGIN IMMEDIATE) nothing else commits.
   const stamp = stamper.prepare("select data_version as version from pragma_data_version").pluck();
@@ -85,13 +81,7 @@ function configured(database: Database.Database): Database.Database {
  */
 export async function storageOver<S extends Schema>(database: Database.Database, schema: S, version = schemaVersion(schema)): Promise<Storage<S>> {
   const statements = new PreparedStatements(database);
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: statements.forKysely() }) });
-  try {
-    await migrate(db, sqliteDialect, { schema, version });
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
+  const db = await migrated(statements, schema, version);
   // Every write of this process goes through this one connection (total_changes counts them as
   // they run, committed or not); data_version moves when another process commits to the file.
   const stamp = database.prepare("select total_changes() as changes, data_version as version from pragma_data_version");
@@ -100,4 +90,16 @@ export async function storageOver<S extends Schema>(database: Database.Database,
     return `${changes}:${version}`;
   };
   return createKyselyStorage({ kind: "sqlite", db, dialect: sqliteDialect, schema, readNow: statements.readNow, writeStamp });
+}
+
+/** Kysely over a connection of this thread, its database migrated; destroying it closes the connection. */
+async function migrated<S extends Schema>(statements: PreparedStatements, schema: S, version: number): Promise<Kysely<any>> {
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: statements.forKysely() }) });
+  try {
+    await migrate(db, sqliteDialect, { schema, version });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
 }

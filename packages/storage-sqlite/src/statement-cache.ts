@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ReadNow } from "@strongroom/storage-kysely";
-import type { SqliteDatabase } from "kysely";
+import type { SqliteDatabase } from "@strongroom/storage-kysely/kysely";
 
 /** Stands in for ROLLBACK when SQLite already ended the transaction itself. */
 const NOTHING_TO_ROLL_BACK = {

@@ -8,7 +8,7 @@ import {
   type Driver,
   type Kysely,
   type QueryResult,
-} from "kysely";
+} from "@strongroom/storage-kysely/kysely";
 import type { SqliteWriter } from "./writer.js";
 
 /** The one connection, in turn: a caller keeps it from acquire to release (a whole transaction). */

@@ -1,5 +1,5 @@
 import { agentChannel as channel } from "@strongroom/core/agent";
-import type { z } from "zod";
+import type { z } from "@strongroom/core/zod";
 import { describeTlsCode, serverClient, type ServerClient } from "./server-trust.js";
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import { z } from "@strongroom/core/zod";
 import { DATA_DIRECTORY, exposureProblem } from "./file-exposure.js";
 import { SEALING_KEY_BYTES, Sealer } from "./sealing.js";
 

@@ -54,25 +54,30 @@ const RANGES: [string, AddressClass][] = [
   ["::/96", "reserved"],
 ];
 
-const BLOCKS: [Cidr, AddressClass][] = RANGES.map(([text, kind]) => [parseCidr(text)!, kind]);
+// Parsed on first use, not at import: the first parse compiles node:net's address patterns
+// (~10 ms of every start-up, issue #22), and only outbound requests classify addresses.
+let blocks: [Cidr, AddressClass][] | undefined;
+const BLOCKS = () => (blocks ??= RANGES.map(([text, kind]) => [parseCidr(text)!, kind]));
 
 /**
  * IPv6 forms that carry an IPv4 address are judged by that address, so `::ffff:127.0.0.1`
  * (IPv4-mapped), `64:ff9b::7f00:1` (NAT64) and `2002:7f00:1::` (6to4) are loopback, not public.
  */
-const EMBEDDED_V4: [Cidr, (bytes: Buffer) => Buffer][] = [
-  [parseCidr("::ffff:0:0/96")!, (b) => b.subarray(12)],
-  [parseCidr("64:ff9b::/96")!, (b) => b.subarray(12)],
-  [parseCidr("2002::/16")!, (b) => b.subarray(2, 6)],
-];
+let embeddedV4: [Cidr, (bytes: Buffer) => Buffer][] | undefined;
+const EMBEDDED_V4 = () =>
+  (embeddedV4 ??= [
+    [parseCidr("::ffff:0:0/96")!, (b) => b.subarray(12)],
+    [parseCidr("64:ff9b::/96")!, (b) => b.subarray(12)],
+    [parseCidr("2002::/16")!, (b) => b.subarray(2, 6)],
+  ]);
 
 function classify(address: IpAddress): AddressClass {
   if (address.version === 6) {
-    for (const [block, extract] of EMBEDDED_V4) {
+    for (const [block, extract] of EMBEDDED_V4()) {
       if (cidrContains(block, address)) return classify({ version: 4, bytes: extract(address.bytes) });
     }
   }
-  for (const [block, kind] of BLOCKS) if (cidrContains(block, address)) return kind;
+  for (const [block, kind] of BLOCKS()) if (cidrContains(block, address)) return kind;
   return "public";
 }
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@strongroom/core/zod";
 import { caInput, hostInput, portInput, statementInput } from "../inputs.js";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "@strongroom/core/zod";
 import { DEFAULT_PASSWORD_REQUIREMENTS, passwordRequirementsSchema } from "../credentials.js";
 import { caInput, hostInput, portInput, statementInput } from "../inputs.js";
 
