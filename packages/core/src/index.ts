@@ -10,6 +10,7 @@ export { anonymous, type Actor, type RequestContext } from "./kernel/actor.js";
 export { systemClock, ManualClock, type Clock } from "./kernel/clock.js";
 export { defaultConfig, resolveConfig, type StrongroomConfig } from "./kernel/config.js";
 export { generateRootKey, parseRootKey, RootKeyMismatchError } from "./crypto/keyring.js";
+export { randomSlices } from "./crypto/aead.js";
 export {
   StrongroomError,
   BadRequestError,

@@ -59,10 +59,54 @@ function isQueryParam(field: z.ZodType): boolean {
 export function queryInput(keys: readonly string[], search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   if (!keys.length || !search) return out;
+  const found = wantedPairs(keys, search);
+  if (found === null) return parsedQueryInput(keys, search, out);
+  // In the order of `keys`, as URLSearchParams gave them.
+  for (const key of keys) {
+    const values = found.get(key);
+    if (values !== undefined) out[key] = values.length === 1 ? values[0]! : values;
+  }
+  return out;
+}
+
+/**
+ * The listed keys' values, split and decoded as URLSearchParams does (application/x-www-form-
+ * urlencoded), without building the whole parsed list; null when a name or value needs the
+ * lenient decoding of a malformed escape, which only URLSearchParams reproduces.
+ */
+function wantedPairs(keys: readonly string[], search: string): Map<string, string[]> | null {
+  const found = new Map<string, string[]>();
+  for (const pair of search.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const name = formDecoded(eq < 0 ? pair : pair.slice(0, eq));
+    if (name === null) return null;
+    if (!keys.includes(name)) continue;
+    const value = eq < 0 ? "" : formDecoded(pair.slice(eq + 1));
+    if (value === null) return null;
+    const values = found.get(name);
+    if (values) values.push(value);
+    else found.set(name, [value]);
+  }
+  return found;
+}
+
+/** `+` as a space, then percent-decoding; null for an escape decodeURIComponent refuses. */
+function formDecoded(text: string): string | null {
+  const spaced = text.includes("+") ? text.replaceAll("+", " ") : text;
+  if (!spaced.includes("%")) return spaced;
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return null;
+  }
+}
+
+function parsedQueryInput(keys: readonly string[], search: string, out: Record<string, string | string[]>): Record<string, string | string[]> {
   const params = new URLSearchParams(search);
   for (const key of keys) {
     const values = params.getAll(key);
-    if (values.length === 1) out[key] = values[0];
+    if (values.length === 1) out[key] = values[0]!;
     else if (values.length > 1) out[key] = values;
   }
   return out;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bufferedLogger } from "../src/log-writer.js";
+import { bufferedLogger, LINGER_MS } from "../src/log-writer.js";
 import { requestLine, type RequestLogEntry } from "../src/logger.js";
 
 const dir = mkdtempSync(join(tmpdir(), "strongroom-log-writer-"));
@@ -17,6 +17,15 @@ describe("buffered request log", () => {
     log.flush();
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
     expect(lines.map((line) => JSON.parse(line).i)).toEqual(Array.from({ length: 1000 }, (_, i) => i));
+  });
+
+  it("writes a lone line within the linger time, without a flush", async () => {
+    const file = join(dir, "lone.log");
+    const log = bufferedLogger(file);
+    log("alone");
+    expect(readFileSync(file, "utf8")).toBe("");
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS * 3));
+    expect(readFileSync(file, "utf8")).toBe("alone\n");
   });
 
   it("loses no line when the process exits right after logging", () => {

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { ReadNow } from "@strongroom/storage-kysely";
+import { rawRowsOf, type RowMaker } from "./raw-rows.js";
 import { PreparedStatements } from "./statement-cache.js";
 
 /** How long one slice of a read holds the event loop before other work gets a turn. */
@@ -48,9 +49,12 @@ export class SlicedReads {
   private readWith<T>(reader: Reader, sql: string, parameters: readonly unknown[], decode: Decode<T>): T[] | Promise<T[]> {
     const rows: T[] = [];
     let iterator: IterableIterator<unknown> | undefined;
+    let toObject: RowMaker | null = null;
     try {
-      iterator = reader.statements.prepare(sql).iterate(parameters as unknown[]);
-      if (slice(iterator, rows, decode)) {
+      const statement = reader.statements.prepare(sql);
+      toObject = rawRowsOf(statement);
+      iterator = statement.iterate(parameters as unknown[]);
+      if (slice(iterator, rows, decode, toObject)) {
         this.release(reader);
         return rows;
       }
@@ -59,13 +63,13 @@ export class SlicedReads {
       this.release(reader);
       throw error;
     }
-    return this.rest(reader, iterator, rows, decode);
+    return this.rest(reader, iterator, rows, decode, toObject);
   }
 
-  private async rest<T>(reader: Reader, iterator: IterableIterator<unknown>, rows: T[], decode: Decode<T>): Promise<T[]> {
+  private async rest<T>(reader: Reader, iterator: IterableIterator<unknown>, rows: T[], decode: Decode<T>, toObject: RowMaker | null): Promise<T[]> {
     try {
       do await turn();
-      while (!slice(iterator, rows, decode));
+      while (!slice(iterator, rows, decode, toObject));
       return rows;
     } finally {
       iterator.return?.();
@@ -94,12 +98,12 @@ export class SlicedReads {
 type Decode<T> = (raw: Record<string, unknown>) => T;
 
 /** Steps `iterator` into `rows`, decoded, for one slice; true once it has no more rows. */
-function slice<T>(iterator: IterableIterator<unknown>, rows: T[], decode: Decode<T>): boolean {
+function slice<T>(iterator: IterableIterator<unknown>, rows: T[], decode: Decode<T>, toObject: RowMaker | null): boolean {
   const start = performance.now();
   for (let n = 1; ; n++) {
     const next = iterator.next();
     if (next.done) return true;
-    rows.push(decode(next.value as Record<string, unknown>));
+    rows.push(decode(toObject ? toObject(next.value as unknown[]) : (next.value as Record<string, unknown>)));
     if (n % ROWS_PER_CHECK === 0 && performance.now() - start >= SLICE_MS) return false;
   }
 }

@@ -94,7 +94,9 @@ export const readOperations = {
       const needTags = current.tagIds.length > 0 || earlier !== undefined || (input.expandSecretReferences && current.value.includes("${"));
       const tags = needTags ? await ctx.repo(tagRepository).ofProject(project.id) : new Map<string, TagRow>();
       const view = { access, cipher, projectId: project.id, environment: found.environment, tags, viewValue: input.viewSecretValue };
-      if (!present(view, current)) throw refused();
+      // The current secret as shown: the answer itself unless an earlier version was asked for.
+      const presented = present(view, current);
+      if (!presented) throw refused();
       let secret = current;
       if (earlier !== undefined) {
         const version = await ctx.repo(secretRepository).version(found.row.id, earlier);
@@ -102,7 +104,7 @@ export const readOperations = {
         secret = decodeSecret(cipher, rowOfVersion(version, found.row), found.folder);
       }
       // An earlier version is shown only to who may read the secret as it is now and as it was then.
-      const shownSecret = present(view, secret, secret === current ? [] : [current]);
+      const shownSecret = secret === current ? presented : present(view, secret, [current]);
       if (!shownSecret) throw refused();
       const expand = input.expandSecretReferences && secret.value.includes("${");
       if (expand) await expandReferences({ ...view, ctx, principalId: lookup.principalId }, [shownSecret]);
