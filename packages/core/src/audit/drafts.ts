@@ -130,22 +130,39 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * What an entry says about an operation: the input's names and ids (batch items' keys too), the
  * ids and versions the answer names, the error code of a failure. Never a value.
  */
-export function metadataOf(input: unknown, result: unknown, error: unknown): AuditMetadata {
+export const metadataOf = (input: unknown, result: unknown, error: unknown): AuditMetadata => withOutcome(inputMetadataOf(input), result, error);
+
+/** The part of an entry's metadata its input decides: known, and prepared, before the change's transaction (observer.ts). */
+export function inputMetadataOf(input: unknown): AuditMetadata {
   const metadata: AuditMetadata = isRecord(input) ? pickSafe(input) : {};
   if (isRecord(input) && Array.isArray(input.secrets)) {
     const items = input.secrets.filter(isRecord).slice(0, 1000);
     metadata.secrets = items.map(pickSafe);
     metadata.secretCount = input.secrets.length;
   }
+  return metadata;
+}
+
+/**
+ * `metadata` with what the answer and the error add. `metadata` itself when they add nothing (a
+ * batch's answer names no single record), so what was sealed ahead for it still applies; a copy
+ * otherwise, so input metadata prepared once is never changed.
+ */
+export function withOutcome(metadata: AuditMetadata, result: unknown, error: unknown): AuditMetadata {
+  let out: AuditMetadata | undefined;
   if (isRecord(result)) {
     for (const [key, value] of Object.entries(result)) {
       if (!isRecord(value) || typeof value.id !== "string" || key === "id") continue;
-      metadata[`${key}Id`] ??= value.id;
-      if (typeof value.version === "number") metadata[`${key}Version`] = value.version;
+      out ??= { ...metadata };
+      out[`${key}Id`] ??= value.id;
+      if (typeof value.version === "number") out[`${key}Version`] = value.version;
     }
   }
-  if (error !== undefined) metadata.error = error instanceof StrongroomError ? error.code : "InternalServerError";
-  return metadata;
+  if (error !== undefined) {
+    out ??= { ...metadata };
+    out.error = error instanceof StrongroomError ? error.code : "InternalServerError";
+  }
+  return out ?? metadata;
 }
 
 /** The secret keys an operation's input names (single or batch). */
