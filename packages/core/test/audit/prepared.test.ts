@@ -1,4 +1,4 @@
-import { createTestWorld } from "@strongroom/core/testing";
+import { createTestWorld, forEachStore } from "@strongroom/core/testing";
 import { expect, it, onTestFinished } from "vitest";
 import { auditLogService } from "../../src/audit/log.js";
 import type { AuditEntry } from "../../src/audit/schemas.js";
@@ -8,8 +8,9 @@ import type { AuditEntry } from "../../src/audit/schemas.js";
  * of every name, sealing the metadata) is made before it opens: inside, only what depends on the
  * chain's head. Whatever was made ahead, the entry says what it said when made inside.
  */
+forEachStore("an entry prepared ahead", (store) => {
 it("a batch's entry is indexed and sealed before its transaction, and reads, filters and verifies as before", async () => {
-  const w = await createTestWorld();
+  const w = await createTestWorld({ storage: await store.open() });
   onTestFinished(() => w.close());
   const log = w.sr.context.service(auditLogService);
   const streamed: AuditEntry[] = [];
@@ -52,4 +53,5 @@ it("a batch's entry is indexed and sealed before its transaction, and reads, fil
   const stored = (await w.sr.audit.query(w.admin, { projectId: w.projectId, limit: 100 } as never)).auditLogs.find((e) => e.id === batch!.id);
   expect(stored).toEqual(batch);
   expect(await w.sr.audit.verify({ chain: `project:${w.projectId}` })).toMatchObject({ ok: true });
+});
 });
