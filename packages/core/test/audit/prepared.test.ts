@@ -53,5 +53,5 @@ forEachStore("an entry prepared ahead", (store) => {
     const stored = (await w.sr.audit.query(w.admin, { projectId: w.projectId, limit: 100 } as never)).auditLogs.find((e) => e.id === batch!.id);
     expect(stored).toEqual(batch);
     expect(await w.sr.audit.verify({ chain: `project:${w.projectId}` })).toMatchObject({ ok: true });
-});
+  });
 });
