@@ -1,6 +1,6 @@
 import { mapPaced, type Pace } from "../kernel/pace.js";
 import { canonicalDigest, canonicalJson } from "./chain.js";
-import { inputMetadataOf, secretKeysOf } from "./drafts.js";
+import { batchItemsOf, inputMetadataOf, pickSafe, secretKeysOf } from "./drafts.js";
 import { newSalt, type AuditKeys } from "./keys.js";
 import { secretKeyIndexFrom } from "./rows.js";
 import type { AuditMetadata } from "./schemas.js";
@@ -64,7 +64,7 @@ const SEAL_AHEAD_ITEMS = 32;
 
 /** Prepares an entry's input part; `pace` hands the event loop back between names (unpaced in a transaction). */
 export async function prepareInput(keys: AuditKeys, input: unknown, pace: Pace): Promise<PreparedInput> {
-  const metadata = Object.freeze(inputMetadataOf(input));
+  const metadata = Object.freeze(inputMetadataOf(input, await mapPaced(batchItemsOf(input), pace, pickSafe)));
   const secretKeys = Object.freeze(secretKeysOf(input));
   if (secretKeys.length > 0) mapOf(indexedAhead, keys).set(secretKeys, secretKeyIndexFrom(await mapPaced(secretKeys, pace, keys.blindIndex)));
   if (Array.isArray(metadata.secrets) && metadata.secrets.length >= SEAL_AHEAD_ITEMS) {
