@@ -1,7 +1,6 @@
 import type { Actor } from "../kernel/actor.js";
 import type { Clock } from "../kernel/clock.js";
 import type { CallObserver, ObservedCall, OperationObserver } from "../kernel/operation.js";
-import { pacer } from "../kernel/pace.js";
 import { actorOf, metadataOf, outcomeOf, placeOf, secretKeysOf, withOutcome, type AuditDraft } from "./drafts.js";
 import { eventTypeOf, UNAUDITED_OPERATIONS, type AuditEventType } from "./event-types.js";
 import type { AuditLog } from "./log.js";
@@ -86,7 +85,7 @@ export function auditObserver(log: AuditLog, clock: Clock): OperationObserver {
     if (type.after) return { settled: settle };
     return {
       async prepare(call, inTransaction) {
-        prepared.set(call, await prepareInput(log.keys, call.input, pacer(inTransaction)));
+        prepared.set(call, await prepareInput(log.keys, call.input, inTransaction));
       },
       beforeCommit: (tx, call, value) => log.appendIn(tx, [draft(call, undefined, undefined, value)]),
       async settled(call, error, result) {

@@ -1,4 +1,4 @@
-import { mapPaced, type Pace } from "../kernel/pace.js";
+import { mapPaced, pacer, turn } from "../kernel/pace.js";
 import { canonicalDigest, canonicalJson } from "./chain.js";
 import { batchItemsOf, inputMetadataOf, pickSafe, secretKeysOf } from "./drafts.js";
 import { newSalt, type AuditKeys } from "./keys.js";
@@ -62,15 +62,23 @@ export interface PreparedInput {
  */
 const SEAL_AHEAD_ITEMS = 32;
 
-/** Prepares an entry's input part; `pace` hands the event loop back between names (unpaced in a transaction). */
-export async function prepareInput(keys: AuditKeys, input: unknown, pace: Pace): Promise<PreparedInput> {
-  const metadata = Object.freeze(inputMetadataOf(input, await mapPaced(batchItemsOf(input), pace, pickSafe)));
+/**
+ * Prepares an entry's input part, handing the event loop back between items and names (never
+ * when the call runs inside a transaction already).
+ */
+export async function prepareInput(keys: AuditKeys, input: unknown, inTransaction: boolean): Promise<PreparedInput> {
+  const items = batchItemsOf(input);
+  const batch = items.length >= SEAL_AHEAD_ITEMS;
+  // A batch's paced work before and after this (validation, the rehearsal) has its own slices:
+  // without a turn at each end, their tails and this work would hold the event loop as one stretch.
+  if (batch && !inTransaction) await turn();
+  const pace = pacer(inTransaction);
+  const metadata = Object.freeze(inputMetadataOf(input, await mapPaced(items, pace, pickSafe)));
   const secretKeys = Object.freeze(secretKeysOf(input));
   if (secretKeys.length > 0) mapOf(indexedAhead, keys).set(secretKeys, secretKeyIndexFrom(await mapPaced(secretKeys, pace, keys.blindIndex)));
-  if (Array.isArray(metadata.secrets) && metadata.secrets.length >= SEAL_AHEAD_ITEMS) {
-    const wait = pace();
-    if (wait) await wait;
+  if (batch) {
     mapOf(sealedAhead, keys).set(metadata, sealNow(keys, metadata));
+    if (!inTransaction) await turn();
   }
   return { input, metadata, secretKeys };
 }
