@@ -8,7 +8,7 @@ import type { AuditMetadata } from "./schemas.js";
 /**
  * The costly part of a change's entry, made before the change's transaction: everything its input
  * decides (metadata, the blind index of each secret key it names and, for a batch, the sealed
- * metadata with its digest). A batch of 1,000 names costs ~10 ms of CPU there, which inside the
+ * metadata with its digest). A batch of 1,000 names costs 3–10 ms of CPU (by load), which inside the
  * transaction held the database (and the event loop) for every other write; what stays inside is
  * what depends on the chain's head: the entry's number, the hash of its small header, the insert.
  */
