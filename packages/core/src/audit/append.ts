@@ -2,11 +2,12 @@ import { accessRepository } from "../access/repository.js";
 import type { Context } from "../kernel/context.js";
 import { tablesOf, UniqueViolationError } from "../storage/table.js";
 import { tenancyTables } from "../tenancy/tables.js";
-import { canonicalDigest, canonicalJson, entryHash, GENESIS_HASH } from "./chain.js";
+import { entryHash, GENESIS_HASH } from "./chain.js";
 import { chainOf, type AuditDraft } from "./drafts.js";
-import { newSalt, type AuditKeys } from "./keys.js";
+import type { AuditKeys } from "./keys.js";
+import { sealedAheadOf, sealNow, secretKeyIndex, type SealedMetadata } from "./prepared.js";
 import { auditRepository } from "./repository.js";
-import { newEntryId, secretKeyIndexOf, toRow } from "./rows.js";
+import { newEntryId, toRow } from "./rows.js";
 import type { AuditEntry, AuditMetadata } from "./schemas.js";
 
 /**
@@ -115,12 +116,6 @@ export class PlaceResolver {
   }
 }
 
-interface SealedMetadata {
-  readonly salt: string;
-  readonly digest: string;
-  readonly sealed: string;
-}
-
 /**
  * Salted, digested and sealed metadata, kept per instance key set and reused across appends:
  * reads repeat the same few secrets, within a flush and from one flush to the next, and sealing
@@ -144,12 +139,12 @@ function metadataSealer(keys: AuditKeys): (metadata: AuditMetadata) => SealedMet
   if (seen === undefined) sealCaches.set(keys, (seen = new Map()));
   const cache = seen;
   return (metadata) => {
+    const ahead = sealedAheadOf(keys, metadata);
+    if (ahead) return ahead;
     const plain = JSON.stringify(metadata);
     let done = cache.get(plain);
     if (done === undefined) {
-      const canonical = canonicalJson(metadata);
-      const salt = newSalt();
-      done = { salt, digest: canonicalDigest(salt, canonical), sealed: keys.sealMetadata(salt, canonical) };
+      done = sealNow(keys, metadata);
       if (plain.length <= SEAL_CACHE_TEXT) {
         if (cache.size >= SEAL_CACHE_ENTRIES) cache.clear();
         cache.set(plain, done);
@@ -215,7 +210,7 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
       // The hash covers every field but itself: set once computed, rather than copying the entry.
       entry.hash = hash = entryHash(entry, metadata.digest);
       out.push(entry);
-      rows.push(toRow(entry, metadata.sealed, secretKeyIndexOf(keys, draft.secretKeys)));
+      rows.push(toRow(entry, metadata.sealed, secretKeyIndex(keys, draft.secretKeys)));
     }
     await repo.insertEntries(rows);
     await repo.moveHead(chain, seq, hash, now);

@@ -114,7 +114,7 @@ function safeScalar(value: unknown): unknown {
   return undefined;
 }
 
-function pickSafe(source: Record<string, unknown>): AuditMetadata {
+export function pickSafe(source: Record<string, unknown>): AuditMetadata {
   const out: AuditMetadata = {};
   for (const [key, value] of Object.entries(source)) {
     if (!SAFE_FIELDS.has(key) && !isIdField(key)) continue;
@@ -130,36 +130,63 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * What an entry says about an operation: the input's names and ids (batch items' keys too), the
  * ids and versions the answer names, the error code of a failure. Never a value.
  */
-export function metadataOf(input: unknown, result: unknown, error: unknown): AuditMetadata {
+export const metadataOf = (input: unknown, result: unknown, error: unknown): AuditMetadata => withOutcome(inputMetadataOf(input), result, error);
+
+/**
+ * The part of an entry's metadata its input decides: known, and prepared, before the change's
+ * transaction (prepared.ts). `safeItems`: `batchItemsOf(input)` already picked (paced there).
+ */
+export function inputMetadataOf(input: unknown, safeItems?: AuditMetadata[]): AuditMetadata {
   const metadata: AuditMetadata = isRecord(input) ? pickSafe(input) : {};
   if (isRecord(input) && Array.isArray(input.secrets)) {
-    const items = input.secrets.filter(isRecord).slice(0, 1000);
-    metadata.secrets = items.map(pickSafe);
+    metadata.secrets = safeItems ?? batchItemsOf(input).map(pickSafe);
     metadata.secretCount = input.secrets.length;
   }
-  if (isRecord(result)) {
-    for (const [key, value] of Object.entries(result)) {
-      if (!isRecord(value) || typeof value.id !== "string" || key === "id") continue;
-      metadata[`${key}Id`] ??= value.id;
-      if (typeof value.version === "number") metadata[`${key}Version`] = value.version;
-    }
-  }
-  if (error !== undefined) metadata.error = error instanceof StrongroomError ? error.code : "InternalServerError";
   return metadata;
 }
 
-/** The secret keys an operation's input names (single or batch). */
+/** A batch's items the metadata names (the first 1,000), each to go through `pickSafe`. */
+export const batchItemsOf = (input: unknown): Record<string, unknown>[] =>
+  isRecord(input) && Array.isArray(input.secrets) ? input.secrets.filter(isRecord).slice(0, 1000) : [];
+
+/**
+ * `metadata` with what the answer and the error add. `metadata` itself when they add nothing (a
+ * batch's answer names no single record), so what was sealed ahead for it still applies; a copy
+ * otherwise, so input metadata prepared once is never changed.
+ */
+export function withOutcome(metadata: AuditMetadata, result: unknown, error: unknown): AuditMetadata {
+  let out: AuditMetadata | undefined;
+  if (isRecord(result)) {
+    for (const [key, value] of Object.entries(result)) {
+      if (!isRecord(value) || typeof value.id !== "string" || key === "id") continue;
+      out ??= { ...metadata };
+      out[`${key}Id`] ??= value.id;
+      if (typeof value.version === "number") out[`${key}Version`] = value.version;
+    }
+  }
+  if (error !== undefined) {
+    out ??= { ...metadata };
+    out.error = error instanceof StrongroomError ? error.code : "InternalServerError";
+  }
+  return out ?? metadata;
+}
+
+const MAX_KEYS = 1000;
+
+/** The secret keys an operation's input names (single or batch), the first MAX_KEYS of them. */
 export function secretKeysOf(input: unknown): string[] {
   if (!isRecord(input)) return [];
   const keys = new Set<string>();
   for (const field of ["secretName", "secretKey", "newSecretName"]) if (typeof input[field] === "string") keys.add(input[field] as string);
   if (Array.isArray(input.secrets)) {
+    // Only the first MAX_KEYS are kept: the rest of a 5,000-item batch need not be looked at.
     for (const item of input.secrets) {
+      if (keys.size >= MAX_KEYS) break;
       if (isRecord(item) && typeof item.secretKey === "string") keys.add(item.secretKey);
       if (isRecord(item) && typeof item.secretName === "string") keys.add(item.secretName);
     }
   }
-  return [...keys].slice(0, 1000);
+  return [...keys].slice(0, MAX_KEYS);
 }
 
 const str = (value: unknown): string | null => (typeof value === "string" && value.length > 0 ? value : null);

@@ -32,8 +32,7 @@ export function toRow(entry: AuditEntry, sealedMetadata: string, secretKeyIndex:
 }
 
 /** The blind indexes of the secret keys an entry names, space-delimited so one `contains` finds a key among a batch's. */
-export const secretKeyIndexOf = (keys: AuditKeys, secretKeys: readonly string[]): string | null =>
-  secretKeys.length ? ` ${secretKeys.map(keys.blindIndex).join(" ")} ` : null;
+export const secretKeyIndexFrom = (indexes: readonly string[]): string | null => (indexes.length ? ` ${indexes.join(" ")} ` : null);
 
 /** The public entry of a stored row; throws when its sealed metadata was altered. */
 export function toEntry(row: AuditRow, keys: AuditKeys): AuditEntry {

@@ -85,6 +85,12 @@ export interface OperationObserver {
 
 export interface CallObserver {
   /**
+   * Once the call's input is valid and its scope resolved, before it runs (and so before its
+   * transaction): work on the call's record that depends on its input only, taken out of the
+   * transaction. `inTransaction`: the call runs inside one already (nothing may yield then).
+   */
+  readonly prepare?: (call: ObservedCall, inTransaction: boolean) => Promise<void>;
+  /**
    * When set, the call's top-level transactions run it before they commit (until one has
    * committed), with what the transaction's function returned (ids it created, often the answer).
    */
@@ -101,7 +107,14 @@ export interface BindOptions {
 
 /** Wraps a definition into the callable the core exposes: audience check, input validation, middleware, run. */
 export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: Context, def: OperationDef<I, O, S>, options?: BindOptions) {
-  const execute = async (runCtx: Context, actor: Actor, rawInput: z.input<I>, call?: ObservedCall, revalidation?: Revalidation): Promise<z.output<O> | NotModified> => {
+  const execute = async (
+    runCtx: Context,
+    actor: Actor,
+    rawInput: z.input<I>,
+    call?: ObservedCall,
+    revalidation?: Revalidation,
+    prepare?: CallObserver["prepare"],
+  ): Promise<z.output<O> | NotModified> => {
     assertAudience(def.audience, actor);
     const parsed = await validateInput(def.input, rawInput ?? {}, runCtx.inTransaction);
     if (!parsed.success) throw toValidationError(parsed.error);
@@ -115,6 +128,7 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: 
         revalidation.revision = revision;
         if (revalidation.holds(revision)) return NOT_MODIFIED;
       }
+      if (call && prepare) await prepare(call, runCtx.inTransaction);
       return (await def.run(runCtx, actor, parsed.data, scope)) as z.output<O>;
     } catch (error) {
       // Operations check uniqueness up front for a precise message; this covers the race they cannot see.
@@ -144,7 +158,7 @@ export function bindOperation<I extends z.ZodType, O extends z.ZodType, S>(ctx: 
       : ctx;
     let result: z.output<O> | NotModified;
     try {
-      result = await execute(runCtx, actor, rawInput, call, revalidation);
+      result = await execute(runCtx, actor, rawInput, call, revalidation, watcher.prepare);
     } catch (error) {
       await watcher.settled(call, error, undefined);
       throw error;

@@ -11,7 +11,8 @@ export type Pace = () => Promise<void> | undefined;
 /** How long a slice of CPU-bound work holds the event loop before it yields. */
 export const SLICE_MS = 4;
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Hands the event loop to whatever waits, then resumes: between two pieces of work paced apart. */
+export const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Never yields: what work inside a transaction (or small work) paces with. */
 export const unpaced: Pace = () => undefined;
