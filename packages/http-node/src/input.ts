@@ -102,7 +102,8 @@ function formDecoded(text: string): string | null {
   }
 }
 
-function parsedQueryInput(keys: readonly string[], search: string, out: Record<string, string | string[]>): Record<string, string | string[]> {
+/** The query as URLSearchParams reads it (the fallback for malformed escapes, and the reference the split must match). */
+export function parsedQueryInput(keys: readonly string[], search: string, out: Record<string, string | string[]>): Record<string, string | string[]> {
   const params = new URLSearchParams(search);
   for (const key of keys) {
     const values = params.getAll(key);

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { queryInput } from "../src/input.js";
+import { parsedQueryInput, queryInput } from "../src/input.js";
 
 /** What the adapter answered before it split queries itself: URLSearchParams, key by key. */
-function reference(keys: readonly string[], search: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const params = new URLSearchParams(search);
-  for (const key of keys) {
-    const values = params.getAll(key);
-    if (values.length === 1) out[key] = values[0]!;
-    else if (values.length > 1) out[key] = values;
-  }
-  return out;
-}
+const reference = (keys: readonly string[], search: string) => parsedQueryInput(keys, search, {});
 
 const keys = ["projectId", "environment", "secretPath", "tag", "a b", "é", "empty"];
 
