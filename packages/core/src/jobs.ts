@@ -1,6 +1,6 @@
 import { purgeLapsedAgentRecords } from "./agent-vault/housekeeping.js";
-import { auditCheckpointJob } from "./audit/checkpoint-job.js";
-import { auditRetentionJob } from "./audit/retention.js";
+import { auditCheckpointJob } from "./audit/jobs/checkpoint-job.js";
+import { auditRetentionJob } from "./audit/jobs/retention.js";
 import { alertEvaluationJob, discoveryAutoScanJob } from "./cert-manager/operations.js";
 import { leaseExpiryJob } from "./dynamic-secrets/leases/expiry-job.js";
 import { housekeepingJob } from "./jobs/housekeeping.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lastSeqToCut, retentionCutoff } from "../../src/audit/retention-cut.js";
+import { lastSeqToCut, retentionCutoff } from "../../src/audit/jobs/retention-cut.js";
 
 const now = new Date("2026-06-30T12:00:00.000Z");
 

@@ -1,6 +1,6 @@
-import type { ScheduledJob } from "../jobs/scheduler.js";
-import { checkpointChains } from "./control.js";
-import { auditLogService } from "./log.js";
+import type { ScheduledJob } from "../../jobs/scheduler.js";
+import { checkpointChains } from "../control.js";
+import { auditLogService } from "../log.js";
 
 /**
  * Signs a checkpoint of every chain that moved: once across nodes (the scheduler's lease), every

@@ -1,13 +1,13 @@
-import { accessRepository } from "../access/repository.js";
-import { defineRepository, type Context } from "../kernel/context.js";
-import { newId } from "../kernel/ids.js";
-import type { ScheduledJob } from "../jobs/scheduler.js";
-import { tablesOf } from "../storage/table.js";
-import { signCheckpoint } from "./chain.js";
-import { auditLogService } from "./log.js";
-import { auditRepository } from "./repository.js";
+import { accessRepository } from "../../access/repository.js";
+import { defineRepository, type Context } from "../../kernel/context.js";
+import { newId } from "../../kernel/ids.js";
+import type { ScheduledJob } from "../../jobs/scheduler.js";
+import { tablesOf } from "../../storage/table.js";
+import { signCheckpoint } from "../chain.js";
+import { auditLogService } from "../log.js";
+import { auditRepository } from "../repository.js";
 import { lastSeqToCut, retentionCutoff } from "./retention-cut.js";
-import { auditTables } from "./tables.js";
+import { auditTables } from "../tables.js";
 
 /** Entries looked at, and cut at most, per step: one short transaction each. */
 const STEP = 1000;
