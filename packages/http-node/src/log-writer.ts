@@ -15,9 +15,9 @@ const BATCH_LENGTH = 4096;
 export const LINGER_MS = 100;
 
 /**
- * Lines to a file descriptor (1: stdout) or a file path through pino's asynchronous destination
- * (sonic-boom). Lines are gathered here and handed over joined, once 4 KiB have gathered or 100 ms
- * after the first of them, so a request pays an array push: sonic-boom's own work per write (byte
+ * Lines to a file descriptor (1: stdout) or a file path through pino's destination (sonic-boom).
+ * Lines are gathered here and handed over joined, once 4 KiB have gathered or 100 ms after the
+ * first of them, so a request pays an array push: sonic-boom's own work per write (byte
  * counts of the line and of its buffer, a string append) and the write itself come once per batch.
  * Whatever is still gathered or buffered when the process exits is written synchronously on `exit`.
  */
@@ -25,7 +25,10 @@ export function bufferedLogger(dest: number | string = 1): BufferedLogger {
   // Opened here, synchronously: a path left to sonic-boom opens later, and lines logged before
   // that could not be flushed by a process exiting at once.
   const fd = typeof dest === "number" ? dest : openSync(dest, "a", 0o600);
-  const destination = pino.destination({ fd, sync: false });
+  // A file is written synchronously, one write per batch (~0.3 µs a line): an asynchronous write
+  // still in flight when `flush` writes the rest would land after it, out of order. Stdout may be
+  // a pipe whose reader is slow, so it stays asynchronous, as pino writes it.
+  const destination = pino.destination({ fd, sync: typeof dest === "string" });
   let gathered: string[] = [];
   let gatheredLength = 0;
   let lingering: NodeJS.Timeout | undefined;
