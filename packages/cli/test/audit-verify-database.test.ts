@@ -48,8 +48,18 @@ describe("strongroom audit verify (SQLite database)", { timeout: 240_000 }, () =
     let id: string;
     let seq: number;
     try {
-      ({ id, seq } = db.prepare(`select id, seq from audit_entries where chainId = ? and eventType = 'get-secret' order by seq limit 1 offset 2`).get(`project:${instance.projectId}`) as { id: string; seq: number });
-      db.prepare(`update audit_entries set outcome = 'denied' where id = ?`).run(id);
+      // Reads are stored a flush at a time, in segments: the third read's outcome made "denied".
+      const segments = db.prepare(`select id, firstSeq, entries from audit_segments where chainId = ? order by firstSeq`).all(`project:${instance.projectId}`) as { id: string; firstSeq: number; entries: string }[];
+      const reads = segments.flatMap((segment) => {
+        const body = JSON.parse(segment.entries) as { d: string[]; e: unknown[][] };
+        return body.e.map((entry, i) => ({ segment, body, entry, seq: segment.firstSeq + i })).filter(({ body, entry }) => body.d[entry[9] as number] === "get-secret");
+      });
+      const { segment, body, entry } = reads[2];
+      body.d.push("denied");
+      entry[10] = body.d.length - 1;
+      db.prepare(`update audit_segments set entries = ? where id = ?`).run(JSON.stringify(body), segment.id);
+      id = entry[0] as string;
+      seq = reads[2].seq;
     } finally {
       db.close();
     }

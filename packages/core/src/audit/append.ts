@@ -1,13 +1,16 @@
 import { accessRepository } from "../access/repository.js";
 import type { Context } from "../kernel/context.js";
+import { newId } from "../kernel/ids.js";
 import { tablesOf, UniqueViolationError } from "../storage/table.js";
 import { tenancyTables } from "../tenancy/tables.js";
-import { entryHash, GENESIS_HASH } from "./chain.js";
+import { GENESIS_HASH, rowHash } from "./chain.js";
 import { chainOf, type AuditDraft } from "./drafts.js";
 import type { AuditKeys } from "./keys.js";
 import { sealedAheadOf, sealNow, secretKeyIndex, type SealedMetadata } from "./prepared.js";
 import { auditRepository } from "./repository.js";
-import { newEntryId, toRow } from "./rows.js";
+import { entryOf, newEntryId } from "./rows.js";
+import { SegmentBuilder } from "./segments.js";
+import type { AuditRow } from "./tables.js";
 import type { AuditEntry, AuditMetadata } from "./schemas.js";
 
 /**
@@ -154,8 +157,16 @@ function metadataSealer(keys: AuditKeys): (metadata: AuditMetadata) => SealedMet
   };
 }
 
-/** Appends resolved drafts in `tx`; returns the entries in their public form (for sinks, after commit). */
-export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonly AuditDraft[]): Promise<AuditEntry[]> {
+/** How `appendDrafts` stores and reports what it appends. */
+export interface AppendOptions {
+  /** One segment row per chain (a flush of queued entries) rather than a row per entry (a change's). */
+  readonly segments: boolean;
+  /** Return the entries in their public form (someone streams them); else nothing is returned. */
+  readonly entries: boolean;
+}
+
+/** Appends resolved drafts in `tx`; returns the entries in their public form when asked (for sinks, after commit). */
+export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonly AuditDraft[], options: AppendOptions): Promise<AuditEntry[]> {
   const byChain = new Map<string, AuditDraft[]>();
   for (const draft of drafts) {
     const chain = chainOf(draft);
@@ -184,35 +195,41 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
       }
     }
     let { seq, hash } = head;
-    const rows = [];
+    const segment = options.segments ? new SegmentBuilder(chain, seq + 1, hash) : undefined;
+    const rows: AuditRow[] = [];
     for (const draft of list) {
       seq += 1;
       const metadata = sealMetadata(draft.metadata);
-      const entry: AuditEntry = {
+      const row: AuditRow = {
         id: newEntryId(),
-        chain,
+        chainId: chain,
         seq,
         createdAt: draft.at,
         orgId: draft.orgId,
         projectId: draft.projectId,
         environment: draft.environment,
         secretPath: draft.secretPath,
-        actor: { type: draft.actor.type, metadata: { id: draft.actor.id, name: draft.actor.name } },
-        event: { type: draft.eventType, metadata: draft.metadata },
+        actorType: draft.actor.type,
+        actorId: draft.actor.id,
+        actorName: draft.actor.name,
+        eventType: draft.eventType,
         outcome: draft.outcome,
         ipAddress: draft.ipAddress,
         userAgent: draft.userAgent,
+        metadata: metadata.sealed,
+        secretKeyIndex: secretKeyIndex(keys, draft.secretKeys),
         count: draft.count,
-        salt: metadata.salt,
         prevHash: hash,
         hash: "",
       };
-      // The hash covers every field but itself: set once computed, rather than copying the entry.
-      entry.hash = hash = entryHash(entry, metadata.digest);
-      out.push(entry);
-      rows.push(toRow(entry, metadata.sealed, secretKeyIndex(keys, draft.secretKeys)));
+      // The hash covers every field but itself: set once computed, rather than copying the row.
+      row.hash = hash = rowHash(row, metadata.digest);
+      if (options.entries) out.push(entryOf(row, draft.metadata, metadata.salt));
+      if (segment) segment.add(row);
+      else rows.push(row);
     }
-    await repo.insertEntries(rows);
+    if (segment) await repo.insertSegment(segment.row(newId(), list[0].orgId, list[0].projectId));
+    else await repo.insertEntries(rows);
     await repo.moveHead(chain, seq, hash, now);
   }
   return out;

@@ -58,31 +58,78 @@ export const metadataDigest = (salt: string, metadata: AuditMetadata): string =>
 /** What an entry's hash covers: every field but `hash` itself. */
 export type HashedFields = Omit<AuditEntry, "hash">;
 
-/** `digest`: the entry's `metadataDigest`, when the caller already computed it. */
-export function entryHash(entry: HashedFields, digest = metadataDigest(entry.salt, entry.event.metadata)): string {
+/** The same fields as a stored row holds them (flat, metadata sealed: the hash takes its digest). */
+export interface HashedRow {
+  readonly prevHash: string;
+  readonly chainId: string;
+  readonly seq: number;
+  readonly id: string;
+  readonly createdAt: string;
+  readonly orgId: string | null;
+  readonly projectId: string | null;
+  readonly environment: string | null;
+  readonly secretPath: string | null;
+  readonly actorType: string;
+  readonly actorId: string | null;
+  readonly actorName: string | null;
+  readonly eventType: string;
+  readonly outcome: string;
+  readonly ipAddress: string | null;
+  readonly userAgent: string | null;
+  readonly count: number;
+}
+
+/** The hash of an entry given as a row and the `metadataDigest` of its metadata. */
+export function rowHash(r: HashedRow, digest: string): string {
   // An array of scalars: JSON.stringify is already its canonical form (and much cheaper).
   return sha256(
     JSON.stringify([
       HASH_VERSION,
-      entry.prevHash,
-      entry.chain,
-      entry.seq,
-      entry.id,
-      entry.createdAt,
-      entry.orgId,
-      entry.projectId,
-      entry.environment,
-      entry.secretPath,
-      entry.actor.type,
-      entry.actor.metadata.id,
-      entry.actor.metadata.name,
-      entry.event.type,
-      entry.outcome,
-      entry.ipAddress,
-      entry.userAgent,
-      entry.count,
+      r.prevHash,
+      r.chainId,
+      r.seq,
+      r.id,
+      r.createdAt,
+      r.orgId,
+      r.projectId,
+      r.environment,
+      r.secretPath,
+      r.actorType,
+      r.actorId,
+      r.actorName,
+      r.eventType,
+      r.outcome,
+      r.ipAddress,
+      r.userAgent,
+      r.count,
       digest,
     ]),
+  );
+}
+
+/** `digest`: the entry's `metadataDigest`, when the caller already computed it. */
+export function entryHash(entry: HashedFields, digest = metadataDigest(entry.salt, entry.event.metadata)): string {
+  return rowHash(
+    {
+      prevHash: entry.prevHash,
+      chainId: entry.chain,
+      seq: entry.seq,
+      id: entry.id,
+      createdAt: entry.createdAt,
+      orgId: entry.orgId,
+      projectId: entry.projectId,
+      environment: entry.environment,
+      secretPath: entry.secretPath,
+      actorType: entry.actor.type,
+      actorId: entry.actor.metadata.id,
+      actorName: entry.actor.metadata.name,
+      eventType: entry.event.type,
+      outcome: entry.outcome,
+      ipAddress: entry.ipAddress,
+      userAgent: entry.userAgent,
+      count: entry.count,
+    },
+    digest,
   );
 }
 

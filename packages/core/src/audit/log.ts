@@ -70,11 +70,11 @@ export class AuditLog {
   /** Writes drafts in `tx` (the change's own transaction); sinks see them once it commits. */
   async appendIn(tx: Context, drafts: readonly AuditDraft[]): Promise<void> {
     const resolved = await this.resolver.resolveAll(tx, drafts);
-    const entries = await appendDrafts(tx, this.keys, resolved);
-    tx.afterCommit(() => this.publish(entries));
+    const entries = await appendDrafts(tx, this.keys, resolved, { segments: false, entries: this.sinks.size > 0 });
+    if (entries.length > 0) tx.afterCommit(() => this.publish(entries));
   }
 
-  /** Writes drafts now in a transaction of their own: durable before the caller answers. */
+  /** Writes drafts now in a transaction of their own, a segment per chain: durable before the caller answers. */
   async write(drafts: readonly AuditDraft[]): Promise<void> {
     const resolved = await this.resolver.resolveAll(this.ctx, drafts);
     await this.ensureHeads(resolved);
@@ -171,8 +171,8 @@ export class AuditLog {
   }
 
   private async appendResolved(tx: Context, drafts: readonly AuditDraft[]): Promise<void> {
-    const entries = await appendDrafts(tx, this.keys, drafts);
-    tx.afterCommit(() => this.publish(entries));
+    const entries = await appendDrafts(tx, this.keys, drafts, { segments: true, entries: this.sinks.size > 0 });
+    if (entries.length > 0) tx.afterCommit(() => this.publish(entries));
   }
 
   /** Creates missing chain heads before the append's transaction (a conflict there would abort it on PostgreSQL). */

@@ -1,35 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AuditKeys } from "./keys.js";
-import type { AuditEntry } from "./schemas.js";
+import type { AuditEntry, AuditMetadata } from "./schemas.js";
 import type { AuditRow } from "./tables.js";
 
 /** Between the stored row (metadata sealed, secret keys as blind indexes) and the public entry. */
-
-/** `sealedMetadata`: the entry's salt and metadata as `keys.sealMetadata` sealed them. */
-export function toRow(entry: AuditEntry, sealedMetadata: string, secretKeyIndex: string | null): AuditRow {
-  return {
-    id: entry.id,
-    chainId: entry.chain,
-    seq: entry.seq,
-    createdAt: entry.createdAt,
-    orgId: entry.orgId,
-    projectId: entry.projectId,
-    environment: entry.environment,
-    secretPath: entry.secretPath,
-    actorType: entry.actor.type,
-    actorId: entry.actor.metadata.id,
-    actorName: entry.actor.metadata.name,
-    eventType: entry.event.type,
-    outcome: entry.outcome,
-    ipAddress: entry.ipAddress,
-    userAgent: entry.userAgent,
-    metadata: sealedMetadata,
-    secretKeyIndex,
-    count: entry.count,
-    prevHash: entry.prevHash,
-    hash: entry.hash,
-  };
-}
 
 /** The blind indexes of the secret keys an entry names, space-delimited so one `contains` finds a key among a batch's. */
 export const secretKeyIndexFrom = (indexes: readonly string[]): string | null => (indexes.length ? ` ${indexes.join(" ")} ` : null);
@@ -37,6 +11,11 @@ export const secretKeyIndexFrom = (indexes: readonly string[]): string | null =>
 /** The public entry of a stored row; throws when its sealed metadata was altered. */
 export function toEntry(row: AuditRow, keys: AuditKeys): AuditEntry {
   const { salt, metadata } = keys.openMetadata(row.metadata);
+  return entryOf(row, metadata, salt);
+}
+
+/** The public entry of a row whose metadata (and its salt) the caller holds in the clear. */
+export function entryOf(row: AuditRow, metadata: AuditMetadata, salt: string): AuditEntry {
   return {
     id: row.id,
     chain: row.chainId,

@@ -1,7 +1,7 @@
 import { defineTable, integer, text, timestamp, type RowOf } from "../storage/columns.js";
 
 /**
- * The audit log's tables (schema version 4). Entries are append-only: nothing in Strongroom
+ * The audit log's tables (schema version 4; segments since 6). Entries are append-only: nothing in Strongroom
  * updates or deletes a row of `audit_entries` except the retention job, which cuts a prefix of a
  * chain and leaves a checkpoint at the cut.
  */
@@ -68,6 +68,37 @@ export const auditChainHeads = defineTable(
   { indexes: [["orgId"]], since: 4 },
 );
 
+/**
+ * The entries of one flush of one chain (reads, refusals, counted failures), stored as one row
+ * (schema version 6; see `segments.ts`): entries `firstSeq..lastSeq`, each with every field a row
+ * of `audit_entries` has. Changes, written in their own transactions, stay rows of their own.
+ */
+export const auditSegments = defineTable(
+  "audit_segments",
+  {
+    id: text(),
+    chainId: text(),
+    firstSeq: integer(),
+    lastSeq: integer(),
+    /** The chain's organization and project (the same for every entry of a chain), for the query route. */
+    orgId: text().null(),
+    projectId: text().null(),
+    /** Earliest and latest `createdAt` of its entries. */
+    firstAt: timestamp(),
+    lastAt: timestamp(),
+    /** `prevHash` of its first entry, and `hash` of its last. */
+    prevHash: text(),
+    hash: text(),
+    /** The entries, encoded (`segments.ts`). */
+    entries: text(),
+  },
+  {
+    unique: [["chainId", "firstSeq"]],
+    indexes: [["orgId", "lastAt"], ["projectId", "lastAt"]],
+    since: 6,
+  },
+);
+
 /** A signed statement "chain C had entry `seq` with hash H at time T". */
 export const auditCheckpoints = defineTable(
   "audit_checkpoints",
@@ -99,9 +130,10 @@ export const auditSigningKeys = defineTable(
   { since: 4 },
 );
 
-export const auditTables = { auditEntries, auditChainHeads, auditCheckpoints, auditSigningKeys };
+export const auditTables = { auditEntries, auditSegments, auditChainHeads, auditCheckpoints, auditSigningKeys };
 
 export type AuditRow = RowOf<typeof auditEntries>;
+export type AuditSegmentRow = RowOf<typeof auditSegments>;
 export type AuditHeadRow = RowOf<typeof auditChainHeads>;
 export type AuditCheckpointRow = RowOf<typeof auditCheckpoints>;
 export type AuditSigningKeyRow = RowOf<typeof auditSigningKeys>;

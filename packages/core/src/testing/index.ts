@@ -21,3 +21,4 @@ export {
   type SmtpReceiver,
   type WebhookReceiver,
 } from "./loopback-servers.js";
+export { storedAuditRows } from "./audit-rows.js";

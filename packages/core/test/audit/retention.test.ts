@@ -1,4 +1,4 @@
-import { createTestWorld, forEachStore, type TestWorld } from "@strongroom/core/testing";
+import { createTestWorld, forEachStore, storedAuditRows, type TestWorld } from "@strongroom/core/testing";
 import { expect, it, onTestFinished } from "vitest";
 import { checkpointSignatureValid } from "../../src/audit/chain.js";
 
@@ -31,7 +31,8 @@ forEachStore("audit retention", (store) => {
     await activity(w, "NEW", 3);
     const before = await w.sr.audit.headOf(chain);
     const orgChains = (await w.sr.audit.chains()).filter((c) => !c.startsWith("project:"));
-    const orgCounts = await Promise.all(orgChains.map((c) => tables.auditEntries.count({ chainId: c })));
+    const stored = async (c: string) => (await storedAuditRows(w.sr.context.storage, c)).length;
+    const orgCounts = await Promise.all(orgChains.map(stored));
 
     const { project } = await w.sr.projects.update(w.admin, { projectId: w.projectId, auditLogsRetentionDays: 10 });
     expect(project.auditLogsRetentionDays).toBe(10);
@@ -42,8 +43,9 @@ forEachStore("audit retention", (store) => {
     const after = await w.sr.audit.headOf(chain);
     expect(after.firstSeq).toBe(oldHead.seq + 1);
     expect(after.seq).toBeGreaterThanOrEqual(before.seq);
-    expect(await tables.auditEntries.count({ chainId: chain, seq: { lte: oldHead.seq } })).toBe(0);
-    expect(await tables.auditEntries.count({ chainId: chain })).toBe(after.seq - oldHead.seq);
+    const kept = await storedAuditRows(w.sr.context.storage, chain);
+    expect(kept.filter((row) => row.seq <= oldHead.seq)).toEqual([]);
+    expect(kept.length).toBe(after.seq - oldHead.seq);
     const verdict = await w.sr.audit.verify({ chain });
     expect(verdict).toMatchObject({ ok: true, checked: after.seq - oldHead.seq, head: { seq: after.seq, hash: after.hash } });
 
@@ -53,7 +55,7 @@ forEachStore("audit retention", (store) => {
     expect(checkpointSignatureValid({ chain, seq: cut.seq, hash: cut.hash, createdAt: cut.createdAt, keyId: cut.keyId, signature: cut.signature }, after.publicKey.spki)).toBe(true);
 
     // Other chains are untouched.
-    expect(await Promise.all(orgChains.map((c) => tables.auditEntries.count({ chainId: c })))).toEqual(orgCounts);
+    expect(await Promise.all(orgChains.map(stored))).toEqual(orgCounts);
 
     // Tampering after the cut is still found: the first entry kept, removed.
     await tables.auditEntries.delete({ chainId: chain, seq: after.firstSeq });
@@ -74,12 +76,40 @@ forEachStore("audit retention", (store) => {
     expect(await w.sr.scheduler.runDue()).toContain("audit-retention");
     const head = await w.sr.audit.headOf(chain);
     expect(head.firstSeq).toBe(head.seq + 1);
-    expect(await tables.auditEntries.count({ chainId: chain })).toBe(0);
+    expect(await storedAuditRows(w.sr.context.storage, chain)).toEqual([]);
     expect(await w.sr.audit.verify({ chain })).toMatchObject({ ok: true, checked: 0, head: { seq: head.seq, hash: head.hash } });
 
     // The chain goes on after the cut, and verifies across it.
     await activity(w, "B", 1);
     const grown = await w.sr.audit.headOf(chain);
     expect(await w.sr.audit.verify({ chain })).toMatchObject({ ok: true, checked: grown.seq - head.seq });
+  });
+
+  it("removes a flush's segment whole: one holding entries on both sides of the cutoff stays until all of it is past", async () => {
+    const w = await world();
+    const chain = `project:${w.projectId}`;
+    const at = { projectId: w.projectId, environment: "dev" };
+    await w.sr.secrets.create(w.admin, { ...at, secretName: "K", secretValue: "v" });
+    // Two reads twenty days apart in one flush (a manual clock, no flush in between): one segment, seq 2 and 3.
+    await w.sr.secrets.get(w.admin, { ...at, secretName: "K" });
+    w.clock.advance(20 * DAY);
+    await w.sr.secrets.get(w.admin, { ...at, secretName: "K" });
+    await w.sr.audit.flush();
+    const [segment] = await w.sr.context.storage.tables.auditSegments.find({ chainId: chain });
+    expect([segment.firstSeq, segment.lastSeq]).toEqual([2, 3]);
+
+    await w.sr.context.storage.tables.projects.update({ id: w.projectId }, { auditLogsRetentionDays: 10 });
+    w.clock.advance(1 * DAY);
+    expect(await w.sr.scheduler.runDue()).toContain("audit-retention");
+    // The create went; the old read stays with the new one in their segment.
+    expect((await w.sr.audit.headOf(chain)).firstSeq).toBe(2);
+    expect((await storedAuditRows(w.sr.context.storage, chain)).map((row) => row.seq)).toEqual([2, 3]);
+    expect(await w.sr.audit.verify({ chain })).toMatchObject({ ok: true, checked: 2 });
+
+    w.clock.advance(20 * DAY);
+    await w.sr.scheduler.runDue();
+    expect((await w.sr.audit.headOf(chain)).firstSeq).toBe(4);
+    expect(await storedAuditRows(w.sr.context.storage, chain)).toEqual([]);
+    expect(await w.sr.audit.verify({ chain })).toMatchObject({ ok: true, checked: 0 });
   });
 });

@@ -58,6 +58,7 @@ for (const backend of backends) {
         // At rest: no secret and no secret name in any column of the audit tables.
         const rows = [
           ...(await db.sql(`select * from audit_entries`)),
+          ...(await db.sql(`select * from audit_segments`)),
           ...(await db.sql(`select * from audit_checkpoints`)),
           ...(await db.sql(`select * from audit_chain_heads`)),
         ];

@@ -20,7 +20,9 @@ const retentionRepository = defineRepository("audit-retention", (ctx) => {
   return {
     /** Removes the entries `firstSeq..cut` and the checkpoints before the cut; the one at the cut stays. */
     async cutPrefix(chainId: string, cut: number): Promise<number> {
-      const removed = await t.auditEntries.delete({ chainId, seq: { lte: cut } });
+      const segments = await t.auditSegments.find({ chainId, lastSeq: { lte: cut } });
+      await t.auditSegments.delete({ chainId, lastSeq: { lte: cut } });
+      const removed = (await t.auditEntries.delete({ chainId, seq: { lte: cut } })) + segments.reduce((n, s) => n + s.lastSeq - s.firstSeq + 1, 0);
       await t.auditCheckpoints.delete({ chainId, seq: { lt: cut } });
       await t.auditChainHeads.update({ id: chainId }, { firstSeq: cut + 1 });
       return removed;
@@ -42,8 +44,11 @@ export async function applyRetention(ctx: Context, chainId: string, cutoff: Date
     const head = await ctx.repo(auditRepository).head(chainId);
     if (!head || head.firstSeq > head.seq) break;
     const rows = await ctx.repo(auditRepository).chainEntries(chainId, head.firstSeq, undefined, STEP);
-    const cut = lastSeqToCut(rows, cutoff);
-    if (cut === undefined) break;
+    let cut = lastSeqToCut(rows, cutoff);
+    // A segment is removed whole: one that runs past the cut keeps its earlier entries a little longer.
+    const across = cut === undefined ? undefined : await ctx.repo(auditRepository).segmentAcross(chainId, cut);
+    if (across) cut = across.firstSeq - 1;
+    if (cut === undefined || cut < head.firstSeq) break;
     const last = rows.find((row) => row.seq === cut)!;
     const done = await ctx.withTransaction(async (tx) => {
       const locked = await tx.repo(auditRepository).lockHead(chainId);
