@@ -37,8 +37,12 @@ export function entryOf(row: AuditRow, metadata: AuditMetadata, salt: string): A
   };
 }
 
-let lastMs = 0;
+let lastMs = -1;
 let counter = 0;
+/** `xxxxxxxx-xxxx-7` of the current millisecond: made once per millisecond, not per id. */
+let prefix = "";
+const COUNTER_HEX: string[] = [];
+const counterHex = (n: number): string => (COUNTER_HEX[n] ??= n.toString(16).padStart(3, "0"));
 
 /**
  * An entry id: a UUIDv7 whose 12 bits after the version count up within a millisecond, so ids made
@@ -50,11 +54,17 @@ export function newEntryId(): string {
   if (now > lastMs) {
     lastMs = now;
     counter = 0;
+    prefix = timePrefix(lastMs);
   } else if (++counter > 0xfff) {
     lastMs++;
     counter = 0;
+    prefix = timePrefix(lastMs);
   }
-  const time = lastMs.toString(16).padStart(12, "0");
-  const random = randomUUID();
-  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${counter.toString(16).padStart(3, "0")}-${random.slice(19)}`;
+  // randomUUID's last 17 characters: its variant nibble and 60 random bits.
+  return prefix + counterHex(counter) + randomUUID().slice(18);
+}
+
+function timePrefix(ms: number): string {
+  const time = ms.toString(16).padStart(12, "0");
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7`;
 }
