@@ -27,6 +27,11 @@ export const canonicalJson = (value: unknown): string => JSON.stringify(sortedCo
  * one native `JSON.stringify` writes the canonical text: this runs for every recorded entry, and
  * stringifying key by key costs about twice as much. Prototype-free copies keep a `__proto__` key
  * an ordinary key.
+ *
+ * A plain object whose keys are in sorted order already, holding nothing that needs a copy, is
+ * kept as it is (a batch's thousand `{ secretKey }` items): `JSON.stringify` writes the same text
+ * for it as for its copy, since both enumerate integer-like keys first in ascending order, then
+ * the others in the order given.
  */
 function sortedCopy(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
@@ -35,16 +40,41 @@ function sortedCopy(value: unknown): unknown {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (item !== null && typeof item === "object") {
+        const sorted = sortedCopy(item);
+        if (sorted === item) continue;
         copy ??= value.slice();
-        copy[i] = sortedCopy(item);
+        copy[i] = sorted;
       }
     }
     return copy ?? value;
   }
   const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(record).sort()) out[key] = sortedCopy(record[key]);
+  const keys = Object.keys(record);
+  let out: Record<string, unknown> | undefined;
+  if (inSortedOrder(record, keys)) {
+    // Kept unless a value needs a copy; then copied from that key on (the keys before it kept as they are).
+    for (let i = 0; i < keys.length; i++) {
+      const item = record[keys[i]];
+      const sorted = item !== null && typeof item === "object" ? sortedCopy(item) : item;
+      if (out === undefined && typeof item === "object" && sorted !== item) {
+        out = Object.create(null) as Record<string, unknown>;
+        for (let j = 0; j < i; j++) out[keys[j]] = record[keys[j]];
+      }
+      if (out !== undefined) out[keys[i]] = sorted;
+    }
+    return out ?? record;
+  }
+  out = Object.create(null) as Record<string, unknown>;
+  for (const key of keys.sort()) out[key] = sortedCopy(record[key]);
   return out;
+}
+
+/** True for a plain object (no prototype but Object's, or none) whose keys, as enumerated, are in `sort()` order. */
+function inSortedOrder(record: object, keys: readonly string[]): boolean {
+  const prototype: unknown = Object.getPrototypeOf(record);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  for (let i = 1; i < keys.length; i++) if (!(keys[i - 1] < keys[i])) return false;
+  return true;
 }
 
 // One-shot hashing: no Hash object per call (two hashes per entry, on every read).

@@ -89,14 +89,18 @@ const SAFE_FIELDS: ReadonlySet<string> = new Set([
 /** Fields that name a record (`projectId`, `clientSecretId`, …) end in `Id` or `Ids`; none holds a credential. */
 const isIdFieldName = (key: string): boolean => /^[a-z][A-Za-z]*Ids?$/.test(key) && !/token|secretValue|password/i.test(key.replace(/Ids?$/, ""));
 
-/** Every recorded call asks about the same few field names: each is decided once (bounded: a failed call's raw input names anything). */
-const idFields = new Map<string, boolean>();
-function isIdField(key: string): boolean {
-  let decided = idFields.get(key);
+/**
+ * Whether a field is copied into metadata: every recorded call asks about the same few field names
+ * (a batch, once per item), so each is decided once, in one lookup (bounded: a failed call's raw
+ * input names anything).
+ */
+const safeFields = new Map<string, boolean>();
+function isSafeField(key: string): boolean {
+  let decided = safeFields.get(key);
   if (decided === undefined) {
-    decided = isIdFieldName(key);
-    if (idFields.size >= 1_000) idFields.clear();
-    idFields.set(key, decided);
+    decided = SAFE_FIELDS.has(key) || isIdFieldName(key);
+    if (safeFields.size >= 1_000) safeFields.clear();
+    safeFields.set(key, decided);
   }
   return decided;
 }
@@ -116,9 +120,10 @@ function safeScalar(value: unknown): unknown {
 
 export function pickSafe(source: Record<string, unknown>): AuditMetadata {
   const out: AuditMetadata = {};
-  for (const [key, value] of Object.entries(source)) {
-    if (!SAFE_FIELDS.has(key) && !isIdField(key)) continue;
-    const safe = safeScalar(value);
+  // Own enumerable string keys in order, as Object.entries gives them, without an array per field.
+  for (const key of Object.keys(source)) {
+    if (!isSafeField(key)) continue;
+    const safe = safeScalar(source[key]);
     if (safe !== undefined) out[key] = safe;
   }
   return out;

@@ -1,7 +1,7 @@
-import { mapPaced, pacer, turn } from "../kernel/pace.js";
+import { mapPaced, pacer, turn, type Pace } from "../kernel/pace.js";
 import { canonicalDigest, canonicalJson } from "./chain.js";
 import { batchItemsOf, inputMetadataOf, pickSafe, secretKeysOf } from "./drafts.js";
-import { newSalt, type AuditKeys } from "./keys.js";
+import { BLIND_INDEX_LENGTH, newSalt, type AuditKeys } from "./keys.js";
 import { secretKeyIndexFrom } from "./rows.js";
 import type { AuditMetadata } from "./schemas.js";
 
@@ -49,6 +49,45 @@ export function secretKeyIndex(keys: AuditKeys, secretKeys: readonly string[]): 
   return secretKeyIndexFrom(secretKeys.map(keys.blindIndex));
 }
 
+/**
+ * `secretKeyIndexFrom(secretKeys.map(keys.blindIndex))` for a batch's names, written into one
+ * buffer (one string at the end, none per name) and not remembered name by name: remembering a
+ * thousand new names cost about half as much as their indexes (see `batchIndexes` for repeats).
+ */
+export async function batchKeyIndex(keys: AuditKeys, secretKeys: readonly string[], pace: Pace): Promise<string | null> {
+  if (secretKeys.length === 0) return null;
+  const step = BLIND_INDEX_LENGTH + 1;
+  const text = Buffer.allocUnsafe(1 + step * secretKeys.length);
+  text[0] = 0x20;
+  for (let i = 0; i < secretKeys.length; i++) {
+    keys.blindIndexInto(secretKeys[i], text, 1 + step * i);
+    text[step * (i + 1)] = 0x20;
+    const wait = pace();
+    if (wait) await wait;
+  }
+  return text.toString("latin1");
+}
+
+/**
+ * The key index of the last few batches, by their list of names: a client syncing the same file
+ * sends the same names again (each name was remembered by `keys.blindIndex` before, costing more).
+ */
+const batchIndexes = new WeakMap<AuditKeys, Map<string, string | null>>();
+const BATCHES_KEPT = 8;
+
+async function batchKeyIndexKept(keys: AuditKeys, secretKeys: readonly string[], pace: Pace): Promise<string | null> {
+  let kept = batchIndexes.get(keys);
+  if (kept === undefined) batchIndexes.set(keys, (kept = new Map()));
+  const names = JSON.stringify(secretKeys);
+  let index = kept.get(names);
+  if (index === undefined) {
+    index = await batchKeyIndex(keys, secretKeys, pace);
+    if (kept.size >= BATCHES_KEPT) kept.delete(kept.keys().next().value!);
+    kept.set(names, index);
+  }
+  return index;
+}
+
 /** An entry's input part, prepared for the call whose (parsed) input is `input`. */
 export interface PreparedInput {
   readonly input: unknown;
@@ -75,7 +114,10 @@ export async function prepareInput(keys: AuditKeys, input: unknown, inTransactio
   const pace = pacer(inTransaction);
   const metadata = Object.freeze(inputMetadataOf(input, await mapPaced(items, pace, pickSafe)));
   const secretKeys = Object.freeze(secretKeysOf(input));
-  if (secretKeys.length > 0) mapOf(indexedAhead, keys).set(secretKeys, secretKeyIndexFrom(await mapPaced(secretKeys, pace, keys.blindIndex)));
+  if (secretKeys.length > 0) {
+    const index = secretKeys.length >= SEAL_AHEAD_ITEMS ? await batchKeyIndexKept(keys, secretKeys, pace) : secretKeyIndexFrom(secretKeys.map(keys.blindIndex));
+    mapOf(indexedAhead, keys).set(secretKeys, index);
+  }
   if (batch) {
     mapOf(sealedAhead, keys).set(metadata, sealNow(keys, metadata));
     if (!inTransaction) await turn();

@@ -1,6 +1,10 @@
 import { createTestWorld, forEachStore } from "@strongroom/core/testing";
+import fc from "fast-check";
 import { expect, it, onTestFinished } from "vitest";
 import { auditLogService } from "../../src/audit/log.js";
+import { batchKeyIndex } from "../../src/audit/prepared.js";
+import { secretKeyIndexFrom } from "../../src/audit/rows.js";
+import { unpaced } from "../../src/kernel/pace.js";
 import type { AuditEntry } from "../../src/audit/schemas.js";
 
 /**
@@ -30,8 +34,9 @@ forEachStore("an entry prepared ahead", (store) => {
       }
     }) as typeof w.storage.transaction;
     const keys = log.keys as { -readonly [K in keyof typeof log.keys]: (typeof log.keys)[K] };
-    const { blindIndex, sealMetadata } = keys;
+    const { blindIndex, blindIndexInto, sealMetadata } = keys;
     keys.blindIndex = (name) => ((inside.blindIndex += open ? 1 : 0), blindIndex(name));
+    keys.blindIndexInto = (name, target, offset) => ((inside.blindIndex += open ? 1 : 0), blindIndexInto(name, target, offset));
     keys.sealMetadata = (salt, text) => ((inside.seal += open ? 1 : 0), sealMetadata(salt, text));
 
     const secrets = Array.from({ length: 100 }, (_, i) => ({ secretKey: `BATCH_${i}`, secretValue: `value-${i}` }));
@@ -54,4 +59,17 @@ forEachStore("an entry prepared ahead", (store) => {
     expect(stored).toEqual(batch);
     expect(await w.sr.audit.verify({ chain: `project:${w.projectId}` })).toMatchObject({ ok: true });
   });
+});
+
+it("property: a batch's key index, written in one buffer, is the one its names' blind indexes make", async () => {
+  const w = await createTestWorld({});
+  onTestFinished(() => w.close());
+  const keys = w.sr.context.service(auditLogService).keys;
+  const name = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/), fc.string({ unit: "binary", maxLength: 40 }));
+  await fc.assert(
+    fc.asyncProperty(fc.uniqueArray(name, { maxLength: 80 }), async (names) => {
+      expect(await batchKeyIndex(keys, names, unpaced)).toBe(secretKeyIndexFrom(names.map(keys.blindIndex)));
+    }),
+    { numRuns: 200 },
+  );
 });
