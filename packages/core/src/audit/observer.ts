@@ -1,5 +1,5 @@
 import type { Actor } from "../kernel/actor.js";
-import type { Clock } from "../kernel/clock.js";
+import { isoTime, type Clock } from "../kernel/clock.js";
 import type { CallObserver, ObservedCall, OperationObserver } from "../kernel/operation.js";
 import { actorOf, metadataOf, outcomeOf, placeOf, secretKeysOf, withOutcome, type AuditDraft } from "./drafts.js";
 import { eventTypeOf, UNAUDITED_OPERATIONS, type AuditEventType } from "./event-types.js";
@@ -36,7 +36,7 @@ export function draftOf(
   return {
     eventType: type,
     outcome: outcomeOf(error),
-    at: at.toISOString(),
+    at: isoTime(at),
     actor: { type: who.type, id: who.id, name: who.name },
     orgId: anonymousFailure ? null : (place.orgId ?? who.orgId),
     projectId: anonymousFailure ? null : place.projectId,

@@ -21,3 +21,20 @@ export class ManualClock implements Clock {
     this.current += ms;
   }
 }
+
+let isoMs = Number.NaN;
+let isoText = "";
+
+/**
+ * `date.toISOString()`, formatted once per millisecond: every audited call stamps its entry, and
+ * formatting costs more than the rest of building the entry (~0.8 µs); calls of one millisecond
+ * share the text.
+ */
+export function isoTime(date: Date): string {
+  const ms = date.getTime();
+  if (ms !== isoMs) {
+    isoText = date.toISOString();
+    isoMs = ms;
+  }
+  return isoText;
+}
