@@ -48,15 +48,20 @@ describe("strongroom audit verify (SQLite database)", { timeout: 240_000 }, () =
     let id: string;
     let seq: number;
     try {
-      // Reads are stored a flush at a time, in segments: the third read's outcome made "denied".
+      // Reads are stored a flush at a time, in segments (an entry: [id, at, count, hash, ref × 13], or
+      // without refs when they are the previous entry's): the third read's outcome made "denied".
       const segments = db.prepare(`select id, firstSeq, entries from audit_segments where chainId = ? order by firstSeq`).all(`project:${instance.projectId}`) as { id: string; firstSeq: number; entries: string }[];
       const reads = segments.flatMap((segment) => {
         const body = JSON.parse(segment.entries) as { d: string[]; e: unknown[][] };
-        return body.e.map((entry, i) => ({ segment, body, entry, seq: segment.firstSeq + i })).filter(({ body, entry }) => body.d[entry[9] as number] === "get-secret");
+        let refs: unknown[] = [];
+        return body.e.flatMap((entry, i) => {
+          if (entry.length > 4) refs = entry.slice(4);
+          return body.d[refs[7] as number] === "get-secret" ? [{ segment, body, entry, refs, seq: segment.firstSeq + i }] : [];
+        });
       });
-      const { segment, body, entry } = reads[2];
+      const { segment, body, entry, refs } = reads[2];
       body.d.push("denied");
-      entry[10] = body.d.length - 1;
+      entry.splice(4, entry.length - 4, ...refs.slice(0, 8), body.d.length - 1, ...refs.slice(9));
       db.prepare(`update audit_segments set entries = ? where id = ?`).run(JSON.stringify(body), segment.id);
       id = entry[0] as string;
       seq = reads[2].seq;

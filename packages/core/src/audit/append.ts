@@ -3,7 +3,7 @@ import type { Context } from "../kernel/context.js";
 import { newId } from "../kernel/ids.js";
 import { tablesOf, UniqueViolationError } from "../storage/table.js";
 import { tenancyTables } from "../tenancy/tables.js";
-import { GENESIS_HASH, rowHash } from "./chain.js";
+import { GENESIS_HASH, RowHasher } from "./chain.js";
 import { chainOf, type AuditDraft } from "./drafts.js";
 import type { AuditKeys } from "./keys.js";
 import { sealedAheadOf, sealNow, secretKeyIndex, type SealedMetadata } from "./prepared.js";
@@ -141,7 +141,18 @@ function metadataSealer(keys: AuditKeys): (metadata: AuditMetadata) => SealedMet
   let seen = sealCaches.get(keys);
   if (seen === undefined) sealCaches.set(keys, (seen = new Map()));
   const cache = seen;
+  let lastMetadata: AuditMetadata | undefined;
+  let lastSealed: SealedMetadata | undefined;
   return (metadata) => {
+    // A run of entries naming the same things (one caller reading one secret again and again) is
+    // recognised by comparing with the previous entry's metadata, cheaper than writing its text.
+    if (lastSealed !== undefined && sameMetadata(lastMetadata!, metadata)) return lastSealed;
+    lastMetadata = metadata;
+    lastSealed = sealedOf(metadata);
+    return lastSealed;
+  };
+
+  function sealedOf(metadata: AuditMetadata): SealedMetadata {
     const ahead = sealedAheadOf(keys, metadata);
     if (ahead) return ahead;
     const plain = JSON.stringify(metadata);
@@ -154,7 +165,32 @@ function metadataSealer(keys: AuditKeys): (metadata: AuditMetadata) => SealedMet
       }
     }
     return done;
-  };
+  }
+}
+
+/**
+ * Equal metadata: the same keys with the same values (scalars, or arrays of scalars), in any
+ * order — what is sealed is its canonical text. Anything else (nested objects) counts as
+ * different, and is then found, or sealed, by its text.
+ */
+function sameMetadata(a: AuditMetadata, b: AuditMetadata): boolean {
+  if (a === b) return true;
+  let keys = 0;
+  for (const key in a) {
+    if (!Object.hasOwn(a, key) || !Object.hasOwn(b, key)) return false;
+    const x = a[key];
+    const y = b[key];
+    if (x !== y && !(Array.isArray(x) && Array.isArray(y) && sameScalars(x, y))) return false;
+    keys++;
+  }
+  for (const key in b) if (Object.hasOwn(b, key)) keys--;
+  return keys === 0;
+}
+
+function sameScalars(x: readonly unknown[], y: readonly unknown[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i] || (typeof x[i] === "object" && x[i] !== null)) return false;
+  return true;
 }
 
 /** How `appendDrafts` stores and reports what it appends. */
@@ -197,6 +233,7 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
     let { seq, hash } = head;
     const segment = options.segments ? new SegmentBuilder(chain, seq + 1, hash) : undefined;
     const rows: AuditRow[] = [];
+    const hasher = new RowHasher();
     for (const draft of list) {
       seq += 1;
       const metadata = sealMetadata(draft.metadata);
@@ -223,7 +260,7 @@ export async function appendDrafts(tx: Context, keys: AuditKeys, drafts: readonl
         hash: "",
       };
       // The hash covers every field but itself: set once computed, rather than copying the row.
-      row.hash = hash = rowHash(row, metadata.digest);
+      row.hash = hash = hasher.hash(row, metadata.digest);
       if (options.entries) out.push(entryOf(row, draft.metadata, metadata.salt));
       if (segment) segment.add(row);
       else rows.push(row);

@@ -110,31 +110,51 @@ export interface HashedRow {
 }
 
 /** The hash of an entry given as a row and the `metadataDigest` of its metadata. */
-export function rowHash(r: HashedRow, digest: string): string {
-  // An array of scalars: JSON.stringify is already its canonical form (and much cheaper).
-  return sha256(
-    JSON.stringify([
-      HASH_VERSION,
-      r.prevHash,
-      r.chainId,
-      r.seq,
-      r.id,
-      r.createdAt,
-      r.orgId,
-      r.projectId,
-      r.environment,
-      r.secretPath,
-      r.actorType,
-      r.actorId,
-      r.actorName,
-      r.eventType,
-      r.outcome,
-      r.ipAddress,
-      r.userAgent,
-      r.count,
-      digest,
-    ]),
-  );
+export const rowHash = (r: HashedRow, digest: string): string => sha256(hashedText(r, contextText(r), digest));
+
+/**
+ * The text an entry's hash is taken of: the canonical JSON of
+ * `[v1, prevHash, chain, seq, id, createdAt, orgId, …, userAgent, count, metadataDigest]` — an
+ * array of scalars, which JSON.stringify writes canonically — assembled from each element's JSON
+ * so that the run of fields entries of one caller share (`contextText`) is written once per run.
+ */
+function hashedText(r: HashedRow, context: string, digest: string): string {
+  const j = JSON.stringify;
+  return `[${HASHED_VERSION},${j(r.prevHash)},${j(r.chainId)},${j(r.seq)},${j(r.id)},${j(r.createdAt)},${context},${j(r.count)},${j(digest)}]`;
+}
+
+const HASHED_VERSION = JSON.stringify(HASH_VERSION);
+
+/** `orgId` … `userAgent`, as the elements of the hashed array (without its brackets). */
+const contextText = (r: HashContext): string =>
+  JSON.stringify([r.orgId, r.projectId, r.environment, r.secretPath, r.actorType, r.actorId, r.actorName, r.eventType, r.outcome, r.ipAddress, r.userAgent]).slice(1, -1);
+
+type HashContext = Pick<HashedRow, "orgId" | "projectId" | "environment" | "secretPath" | "actorType" | "actorId" | "actorName" | "eventType" | "outcome" | "ipAddress" | "userAgent">;
+
+/** The same `orgId` … `userAgent` (entries of a run share the very same strings, from the same caches). */
+export const sameHashContext = (a: HashContext, b: HashContext): boolean =>
+  a.orgId === b.orgId &&
+  a.projectId === b.projectId &&
+  a.environment === b.environment &&
+  a.secretPath === b.secretPath &&
+  a.actorType === b.actorType &&
+  a.actorId === b.actorId &&
+  a.actorName === b.actorName &&
+  a.eventType === b.eventType &&
+  a.outcome === b.outcome &&
+  a.ipAddress === b.ipAddress &&
+  a.userAgent === b.userAgent;
+
+/** `rowHash` for the rows of one append in order: a run of rows with one context writes its text once. */
+export class RowHasher {
+  private last: HashedRow | undefined;
+  private context = "";
+
+  hash(r: HashedRow, digest: string): string {
+    if (this.last === undefined || !sameHashContext(this.last, r)) this.context = contextText(r);
+    this.last = r;
+    return sha256(hashedText(r, this.context, digest));
+  }
 }
 
 /** `digest`: the entry's `metadataDigest`, when the caller already computed it. */

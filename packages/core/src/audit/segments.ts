@@ -1,3 +1,5 @@
+import { isoTime } from "../kernel/clock.js";
+import { sameHashContext } from "./chain.js";
 import type { AuditRow, AuditSegmentRow } from "./tables.js";
 
 /**
@@ -15,15 +17,17 @@ import type { AuditRow, AuditSegmentRow } from "./tables.js";
  * its first), so an entry edited, removed or moved inside a segment no longer hashes to its
  * stored hash and `verify` names it as it names a tampered row.
  *
- * Body: `{"v":1,"d":[distinct values],"e":[[id, createdAt, ref × 13, count, hash], …]}`, where a
- * ref is an index into `d` or null. Refs, in order: orgId, projectId, environment, secretPath,
- * actorType, actorId, actorName, eventType, outcome, ipAddress, userAgent, metadata,
- * secretKeyIndex.
+ * Body: `{"v":1,"t":base,"d":[distinct values],"e":[entry, …]}`. An entry is `[id, at, count, hash,
+ * ref × 13]`, or just `[id, at, count, hash]` when its refs are the previous entry's (a run of
+ * reads by one caller of one secret: most of a flush). `at` is its `createdAt` as milliseconds
+ * after `base`, or the text itself when that would not give the same text back. A ref is an index
+ * into `d` or null; refs, in order: orgId, projectId, environment, secretPath, actorType, actorId,
+ * actorName, eventType, outcome, ipAddress, userAgent, metadata, secretKeyIndex.
  */
 
 const VERSION = 1;
 const REFS = 13;
-const WIDTH = REFS + 4;
+const HEAD = 4;
 
 /** The fields a segment keeps per entry (its chain, seq and prevHash come from the segment). */
 export type SegmentEntry = Omit<AuditRow, "chainId" | "seq" | "prevHash">;
@@ -32,6 +36,9 @@ export class SegmentBuilder {
   private readonly values: string[] = [];
   private readonly refs = new Map<string, number>();
   private readonly entries: unknown[][] = [];
+  /** The previous entry: a run of entries with its fields is compared with it, not looked up. */
+  private last: SegmentEntry | undefined;
+  private base = Number.NaN;
   private minAt = "";
   private maxAt = "";
   private lastHash = "";
@@ -47,25 +54,26 @@ export class SegmentBuilder {
   }
 
   add(e: SegmentEntry): void {
-    this.entries.push([
-      e.id,
-      e.createdAt,
-      this.ref(e.orgId),
-      this.ref(e.projectId),
-      this.ref(e.environment),
-      this.ref(e.secretPath),
-      this.ref(e.actorType),
-      this.ref(e.actorId),
-      this.ref(e.actorName),
-      this.ref(e.eventType),
-      this.ref(e.outcome),
-      this.ref(e.ipAddress),
-      this.ref(e.userAgent),
-      this.ref(e.metadata),
-      this.ref(e.secretKeyIndex),
-      e.count,
-      e.hash,
-    ]);
+    const entry: unknown[] = [e.id, this.at(e.createdAt), e.count, e.hash];
+    if (this.last === undefined || !sameContext(this.last, e)) {
+      entry.push(
+        this.ref(e.orgId),
+        this.ref(e.projectId),
+        this.ref(e.environment),
+        this.ref(e.secretPath),
+        this.ref(e.actorType),
+        this.ref(e.actorId),
+        this.ref(e.actorName),
+        this.ref(e.eventType),
+        this.ref(e.outcome),
+        this.ref(e.ipAddress),
+        this.ref(e.userAgent),
+        this.ref(e.metadata),
+        this.ref(e.secretKeyIndex),
+      );
+    }
+    this.last = e;
+    this.entries.push(entry);
     if (this.minAt === "" || e.createdAt < this.minAt) this.minAt = e.createdAt;
     if (e.createdAt > this.maxAt) this.maxAt = e.createdAt;
     this.lastHash = e.hash;
@@ -84,8 +92,16 @@ export class SegmentBuilder {
       lastAt: this.maxAt,
       prevHash: this.prevHash,
       hash: this.lastHash,
-      entries: JSON.stringify({ v: VERSION, d: this.values, e: this.entries }),
+      entries: JSON.stringify({ v: VERSION, t: Number.isNaN(this.base) ? 0 : this.base, d: this.values, e: this.entries }),
     };
+  }
+
+  /** Milliseconds after the segment's first time, when they give back exactly the text. */
+  private at(createdAt: string): number | string {
+    const ms = Date.parse(createdAt);
+    if (Number.isNaN(ms) || !isoTextOf(ms, createdAt)) return createdAt;
+    if (Number.isNaN(this.base)) this.base = ms;
+    return ms - this.base;
   }
 
   private ref(value: string | null): number | null {
@@ -100,6 +116,19 @@ export class SegmentBuilder {
   }
 }
 
+/** The same 13 fields (the values entries of a run share: the very same strings, from the same caches). */
+const sameContext = (a: SegmentEntry, b: SegmentEntry): boolean =>
+  sameHashContext(a, b) && a.metadata === b.metadata && a.secretKeyIndex === b.secretKeyIndex;
+
+/** True when `text` is how `toISOString` writes the instant `ms` (entries' times are). */
+function isoTextOf(ms: number, text: string): boolean {
+  try {
+    return isoTime(new Date(ms)) === text;
+  } catch {
+    return false;
+  }
+}
+
 const isText = (value: unknown): value is string => typeof value === "string";
 
 /**
@@ -110,27 +139,33 @@ const isText = (value: unknown): value is string => typeof value === "string";
 export function segmentRows(segment: AuditSegmentRow): AuditRow[] {
   const decoded = decodeBody(segment.entries);
   if (decoded === undefined) return [unreadableRow(segment)];
-  const { values, entries } = decoded;
+  const { base, values, entries } = decoded;
   const text = (ref: unknown): string | null | undefined =>
     ref === null ? null : typeof ref === "number" && Number.isInteger(ref) && ref >= 0 && ref < values.length ? values[ref] : undefined;
   const rows: AuditRow[] = [];
   let prevHash = segment.prevHash;
+  let fields: (string | null)[] | undefined;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
-    if (!Array.isArray(e) || e.length !== WIDTH || !isText(e[0]) || !isText(e[1]) || typeof e[15] !== "number" || !isText(e[16])) return [unreadableRow(segment)];
-    const fields: (string | null)[] = [];
-    for (let r = 0; r < REFS; r++) {
-      const value = text(e[2 + r]);
-      if (value === undefined) return [unreadableRow(segment)];
-      fields.push(value);
+    if (!Array.isArray(e) || (e.length !== HEAD && e.length !== HEAD + REFS) || !isText(e[0]) || typeof e[2] !== "number" || !isText(e[3])) return [unreadableRow(segment)];
+    const createdAt = typeof e[1] === "number" && Number.isInteger(e[1]) ? timeText(base + e[1]) : isText(e[1]) ? e[1] : undefined;
+    if (createdAt === undefined) return [unreadableRow(segment)];
+    if (e.length > HEAD) {
+      fields = [];
+      for (let r = 0; r < REFS; r++) {
+        const value = text(e[HEAD + r]);
+        if (value === undefined) return [unreadableRow(segment)];
+        fields.push(value);
+      }
     }
+    if (fields === undefined) return [unreadableRow(segment)];
     const [orgId, projectId, environment, secretPath, actorType, actorId, actorName, eventType, outcome, ipAddress, userAgent, metadata, secretKeyIndex] = fields;
-    if (actorType === null || eventType === null || outcome === null || metadata === null) return [unreadableRow(segment)];
+    if (actorType === null || eventType === null || outcome === null || metadata === null || createdAt === undefined) return [unreadableRow(segment)];
     rows.push({
       id: e[0],
       chainId: segment.chainId,
       seq: segment.firstSeq + i,
-      createdAt: e[1],
+      createdAt,
       orgId,
       projectId,
       environment,
@@ -144,16 +179,25 @@ export function segmentRows(segment: AuditSegmentRow): AuditRow[] {
       userAgent,
       metadata,
       secretKeyIndex,
-      count: e[15],
+      count: e[2],
       prevHash,
-      hash: e[16],
+      hash: e[3],
     });
-    prevHash = e[16];
+    prevHash = e[3];
   }
   return rows;
 }
 
-function decodeBody(body: string): { values: string[]; entries: unknown[] } | undefined {
+/** The text of an instant, or undefined for one out of range (an edited body). */
+function timeText(ms: number): string | undefined {
+  try {
+    return new Date(ms).toISOString();
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeBody(body: string): { base: number; values: string[]; entries: unknown[] } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -161,9 +205,9 @@ function decodeBody(body: string): { values: string[]; entries: unknown[] } | un
     return undefined;
   }
   if (typeof parsed !== "object" || parsed === null) return undefined;
-  const { v, d, e } = parsed as Record<string, unknown>;
-  if (v !== VERSION || !Array.isArray(d) || !d.every(isText) || !Array.isArray(e) || e.length === 0) return undefined;
-  return { values: d, entries: e };
+  const { v, t, d, e } = parsed as Record<string, unknown>;
+  if (v !== VERSION || typeof t !== "number" || !Array.isArray(d) || !d.every(isText) || !Array.isArray(e) || e.length === 0) return undefined;
+  return { base: t, values: d, entries: e };
 }
 
 function unreadableRow(segment: AuditSegmentRow): AuditRow {

@@ -113,14 +113,15 @@ for (const backend of backends) {
     it("names an entry edited, removed, moved or made unreadable inside a segment", async (ctx) => {
       if (!available) return ctx.skip();
       const stored = await segment();
+      // Each entry: [id, at, count, hash, ref × 13] (refs: orgId … eventType (8th), outcome, …, metadata (12th), secretKeyIndex).
       const body = JSON.parse(stored.entries) as { v: number; d: string[]; e: unknown[][] };
-      expect(body.e).toHaveLength(2);
+      expect(body.e.map((e) => e.length)).toEqual([17, 17]);
       const [get, list] = body.e as [string, ...unknown[]][];
       const again = () => JSON.parse(stored.entries) as typeof body;
       // Edited: the list's event type made another value.
       const edited = again();
       edited.d.push("get-secret");
-      edited.e[1][9] = edited.d.length - 1;
+      edited.e[1][4 + 7] = edited.d.length - 1;
       await putBody(stored.id, edited);
       expect(await verify()).toMatchObject({ ok: false, firstBad: { seq: 7, id: list[0], reason: "hash-mismatch" } });
       // Removed: the get taken out, the list then stands at seq 6 and does not hash as that entry.
@@ -133,7 +134,7 @@ for (const backend of backends) {
       await putBody(stored.id, "not json");
       expect(await verify()).toMatchObject({ ok: false, firstBad: { seq: 6, id: stored.id, reason: "unreadable" } });
       const dangling = again();
-      dangling.e[0][13] = 999;
+      dangling.e[0][4 + 11] = 999;
       await putBody(stored.id, dangling);
       expect(await verify()).toMatchObject({ ok: false, firstBad: { seq: 6, id: stored.id, reason: "unreadable" } });
       await putBody(stored.id, stored.entries);
@@ -149,7 +150,7 @@ for (const backend of backends) {
       // Someone with the database deletes the last entry and moves the head back to its predecessor.
       const tail = await segment();
       const body = JSON.parse(tail.entries) as { v: number; d: string[]; e: unknown[][] };
-      const previousHash = body.e[0][16] as string;
+      const previousHash = body.e[0][3] as string;
       await db.sql(`update audit_segments set entries = ?, "lastSeq" = 6, hash = ? where id = ?`, [JSON.stringify({ ...body, e: [body.e[0]] }), previousHash, tail.id]);
       await db.sql(`update audit_chain_heads set seq = 6, hash = ? where id = ?`, [previousHash, chain]);
       expect(await verify()).toMatchObject({ ok: true, head: { seq: 6 } });
