@@ -1,23 +1,10 @@
 import { defineRepository } from "../kernel/context.js";
 import { tablesOf, type Where } from "../storage/table.js";
-import { matchesFilter, newestFirst, normalizedDates, segmentWhere } from "./segment-query.js";
+import { matchesFilter, newestFirst, normalizedDates, segmentWhere, type AuditRowFilter } from "./segment-query.js";
 import { segmentRows } from "./segments.js";
 import type { AuditHeadRow, AuditRow, AuditSegmentRow } from "./tables.js";
 import { auditTables } from "./tables.js";
 
-/** Filters the query route applies, already authorized and translated (secret key → blind index). */
-export interface AuditRowFilter {
-  orgId?: string;
-  projectId?: string;
-  environment?: string;
-  actorType?: string;
-  actorId?: string;
-  eventTypes?: readonly string[];
-  secretPath?: string;
-  secretKeyIndex?: string;
-  startDate?: string;
-  endDate?: string;
-}
 
 /** Segments decoded per page of a walk or a query (each holds up to a flush's 1,000 entries). */
 const SEGMENT_PAGE = 8;

@@ -1,5 +1,4 @@
 import type { Where } from "../storage/table.js";
-import type { AuditRowFilter } from "./repository.js";
 import type { AuditRow, AuditSegmentRow } from "./tables.js";
 
 /**
@@ -7,6 +6,20 @@ import type { AuditRow, AuditSegmentRow } from "./tables.js";
  * picks the segments that may hold a match (`segmentWhere`), and `matchesFilter` decides each
  * entry as the database decides a row (see `auditRepository.find`).
  */
+
+/** Filters the query route applies, already authorized and translated (secret key → blind index). */
+export interface AuditRowFilter {
+  orgId?: string;
+  projectId?: string;
+  environment?: string;
+  actorType?: string;
+  actorId?: string;
+  eventTypes?: readonly string[];
+  secretPath?: string;
+  secretKeyIndex?: string;
+  startDate?: string;
+  endDate?: string;
+}
 
 /** How far a segment's time range is widened when dates are compared as text (a filter without milliseconds). */
 const SLACK_MS = 1000;
