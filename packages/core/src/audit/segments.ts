@@ -49,10 +49,6 @@ export class SegmentBuilder {
     private readonly prevHash: string,
   ) {}
 
-  get size(): number {
-    return this.entries.length;
-  }
-
   add(e: SegmentEntry): void {
     const entry: unknown[] = [e.id, this.at(e.createdAt), e.count, e.hash];
     if (this.last === undefined || !sameContext(this.last, e)) {
@@ -160,7 +156,7 @@ export function segmentRows(segment: AuditSegmentRow): AuditRow[] {
     }
     if (fields === undefined) return [unreadableRow(segment)];
     const [orgId, projectId, environment, secretPath, actorType, actorId, actorName, eventType, outcome, ipAddress, userAgent, metadata, secretKeyIndex] = fields;
-    if (actorType === null || eventType === null || outcome === null || metadata === null || createdAt === undefined) return [unreadableRow(segment)];
+    if (actorType === null || eventType === null || outcome === null || metadata === null) return [unreadableRow(segment)];
     rows.push({
       id: e[0],
       chainId: segment.chainId,
